@@ -1,0 +1,1 @@
+"""Alerts opened by fail verdicts, acknowledged by people, resolved by recovery."""

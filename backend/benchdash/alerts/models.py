@@ -1,0 +1,43 @@
+"""The alert table."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from sqlalchemy import CheckConstraint, DateTime, ForeignKey, Index, Integer, String, text
+from sqlalchemy.orm import Mapped, mapped_column
+
+from benchdash.db import Base, utcnow
+
+
+class Alert(Base):
+    """A regression that needs a person: open → acknowledged → resolved."""
+
+    __tablename__ = "alert"
+    __table_args__ = (
+        CheckConstraint("status IN ('open','acknowledged','resolved')", name="status_known"),
+        Index(
+            "uq_alert_active_series",
+            "benchmark_id",
+            "metric_id",
+            "branch_id",
+            "testbed_id",
+            unique=True,
+            postgresql_where=text("status <> 'resolved'"),
+        ),
+    )
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    system_id: Mapped[int] = mapped_column(ForeignKey("system.id", ondelete="CASCADE"))
+    benchmark_id: Mapped[int] = mapped_column(ForeignKey("benchmark.id", ondelete="CASCADE"))
+    metric_id: Mapped[int] = mapped_column(ForeignKey("metric.id", ondelete="CASCADE"))
+    branch_id: Mapped[int] = mapped_column(ForeignKey("branch.id", ondelete="CASCADE"))
+    testbed_id: Mapped[int] = mapped_column(ForeignKey("testbed.id", ondelete="CASCADE"))
+    verdict_id: Mapped[int] = mapped_column(ForeignKey("verdict.id", ondelete="CASCADE"))
+    run_id: Mapped[int] = mapped_column(ForeignKey("run.id", ondelete="CASCADE"))
+    status: Mapped[str] = mapped_column(String(20), default="open")
+    opened_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    acknowledged_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    acknowledged_by: Mapped[str | None] = mapped_column(String(120))
+    resolved_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    resolved_by_run_id: Mapped[int | None] = mapped_column(Integer)

@@ -1,0 +1,40 @@
+"""The api_token and app_user tables."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from sqlalchemy import ARRAY, DateTime, String
+from sqlalchemy.orm import Mapped, mapped_column
+
+from benchdash.db import Base, utcnow
+
+SCOPES = ("upload", "trigger", "admin")
+
+
+class ApiToken(Base):
+    """A hashed API token scoped to systems (empty = all) and to upload/trigger/admin."""
+
+    __tablename__ = "api_token"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    name: Mapped[str] = mapped_column(String(120))
+    prefix: Mapped[str] = mapped_column(String(16), unique=True)
+    token_hash: Mapped[str] = mapped_column(String(64))
+    scopes: Mapped[list[str]] = mapped_column(ARRAY(String(20)))
+    systems: Mapped[list[str]] = mapped_column(ARRAY(String(64)), default=list)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    last_used_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    revoked_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+
+
+class User(Base):
+    """A person who signs in to the UI (password hashed with argon2)."""
+
+    __tablename__ = "app_user"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    username: Mapped[str] = mapped_column(String(120), unique=True)
+    password_hash: Mapped[str] = mapped_column(String(200))
+    is_admin: Mapped[bool] = mapped_column(default=False)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)

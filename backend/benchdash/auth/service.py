@@ -1,0 +1,130 @@
+"""Tokens (hashed, scoped, shown once) and users (argon2 passwords)."""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import secrets
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from argon2 import PasswordHasher
+from argon2.exceptions import VerificationError
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from benchdash.auth.models import SCOPES, ApiToken, User
+from benchdash.db import utcnow
+from benchdash.kit.errors import Forbidden, InvalidInput, Unauthorized
+
+TOKEN_PREFIX = "bd_"
+_hasher = PasswordHasher()
+
+
+@dataclass(frozen=True)
+class Principal:
+    """Who is calling: a token (with scopes and systems) or a signed-in user."""
+
+    name: str
+    scopes: frozenset[str]
+    systems: frozenset[str]  # empty = every system
+    is_user: bool = False
+
+    def may(self, scope: str, system: str | None = None) -> bool:
+        """Whether this principal has `scope` (admin implies all) for `system`."""
+        if scope not in self.scopes and "admin" not in self.scopes:
+            return False
+        return system is None or not self.systems or system in self.systems
+
+
+def _digest(secret: str) -> str:
+    return hashlib.sha256(secret.encode()).hexdigest()
+
+
+def create_token(
+    *, session: Session, name: str, scopes: Sequence[str], systems: Sequence[str]
+) -> tuple[ApiToken, str]:
+    """Create a token; the plain text is returned once and only its hash is stored."""
+    bad = [s for s in scopes if s not in SCOPES]
+    if bad or not scopes:
+        raise InvalidInput(
+            f"scopes must be among {', '.join(SCOPES)}; got {', '.join(scopes) or 'none'}"
+        )
+    prefix = secrets.token_hex(6)
+    secret = secrets.token_urlsafe(32)
+    plain = f"{TOKEN_PREFIX}{prefix}_{secret}"
+    token = ApiToken(
+        name=name,
+        prefix=prefix,
+        token_hash=_digest(plain),
+        scopes=sorted(set(scopes)),
+        systems=sorted(set(systems)),
+    )
+    session.add(token)
+    session.flush()
+    return token, plain
+
+
+def verify_token(*, session: Session, plain: str) -> Principal:
+    """Resolve a bearer token to a principal, comparing hashes in constant time."""
+    parts = plain.split("_")
+    if len(parts) < 3 or not plain.startswith(TOKEN_PREFIX):
+        raise Unauthorized("the token is malformed: expected bd_<prefix>_<secret>")
+    token = session.scalar(select(ApiToken).where(ApiToken.prefix == parts[1]))
+    expected = token.token_hash if token else _digest("")
+    if token is None or not hmac.compare_digest(expected, _digest(plain)):
+        raise Unauthorized("the token is not valid")
+    if token.revoked_at is not None:
+        raise Unauthorized("the token has been revoked")
+    token.last_used_at = utcnow()
+    return Principal(f"token:{token.name}", frozenset(token.scopes), frozenset(token.systems))
+
+
+def require(principal: Principal | None, scope: str, system: str | None = None) -> Principal:
+    """The principal if it may do `scope` on `system`, else 401/403 saying why."""
+    if principal is None:
+        raise Unauthorized(
+            f"this needs credentials with the {scope!r} scope: sign in, or send "
+            "'Authorization: Bearer <token>' (create one with `benchdash token create`)"
+        )
+    if not principal.may(scope, system):
+        if scope in principal.scopes or "admin" in principal.scopes:
+            allowed = ", ".join(sorted(principal.systems))
+            raise Forbidden(f"this token may act on {allowed} only, not {system!r}")
+        raise Forbidden(f"this credential lacks the {scope!r} scope")
+    return principal
+
+
+def hash_password(password: str) -> str:
+    """Argon2 hash of a password."""
+    return _hasher.hash(password)
+
+
+def ensure_user(*, session: Session, username: str, password: str, is_admin: bool) -> User:
+    """Create the user if missing (first start); an existing user keeps its password."""
+    user = session.scalar(select(User).where(User.username == username))
+    if user is None:
+        user = User(username=username, password_hash=hash_password(password), is_admin=is_admin)
+        session.add(user)
+        session.flush()
+    return user
+
+
+def authenticate(*, session: Session, username: str, password: str) -> User:
+    """The user if the password matches, else 401."""
+    user = session.scalar(select(User).where(User.username == username))
+    try:
+        if user is None:
+            _hasher.verify(_hasher.hash("x"), "y")  # same work either way
+        else:
+            _hasher.verify(user.password_hash, password)
+            return user
+    except VerificationError:
+        pass
+    raise Unauthorized("wrong username or password")
+
+
+def user_principal(user: User) -> Principal:
+    """A signed-in user acts with trigger rights, and admin rights if an admin."""
+    scopes = {"trigger", "upload"} | ({"admin"} if user.is_admin else set())
+    return Principal(f"user:{user.username}", frozenset(scopes), frozenset(), is_user=True)

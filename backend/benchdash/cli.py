@@ -1,0 +1,172 @@
+"""`benchdash-server` (also `benchdash <command>`): serve, migrate, tokens, users, demo."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+
+from alembic.config import Config
+
+from benchdash.config import REPO_ROOT, get_settings
+
+
+def _alembic_config() -> Config:
+
+    cfg = Config(str(REPO_ROOT / "alembic.ini"))
+    cfg.set_main_option("script_location", str(REPO_ROOT / "migrations"))
+    return cfg
+
+
+def migrate() -> None:
+    """Bring the schema to the newest migration."""
+    from alembic import command
+
+    command.upgrade(_alembic_config(), "head")
+
+
+def _ensure_admin() -> None:
+    settings = get_settings()
+    if not settings.admin_password:
+        return
+    from benchdash.auth import service as auth_service
+    from benchdash.db import session_scope
+
+    for session in session_scope():
+        auth_service.ensure_user(
+            session=session,
+            username=settings.admin_username,
+            password=settings.admin_password,
+            is_admin=True,
+        )
+
+
+def cmd_serve(args: argparse.Namespace) -> int:
+    import uvicorn
+
+    settings = get_settings()
+    if not args.no_migrate:
+        migrate()
+    _ensure_admin()
+    host, port = args.host or settings.host, args.port or settings.port
+    print(f"benchdash API and UI on http://{host}:{port}/  (API docs: /api/docs)", flush=True)
+    uvicorn.run(
+        "benchdash.app:create_app", factory=True, host=host, port=port, workers=args.workers
+    )
+    return 0
+
+
+def cmd_migrate(_: argparse.Namespace) -> int:
+    migrate()
+    _ensure_admin()
+    print("schema at head")
+    return 0
+
+
+def cmd_db_url(_: argparse.Namespace) -> int:
+    from benchdash.db import database_url
+
+    print(database_url())
+    return 0
+
+
+def cmd_token(args: argparse.Namespace) -> int:
+    from benchdash.auth import service as auth_service
+    from benchdash.db import session_scope
+
+    for session in session_scope():
+        token, plain = auth_service.create_token(
+            session=session,
+            name=args.name or f"{'+'.join(args.scope)} {' '.join(args.system) or 'all systems'}",
+            scopes=args.scope,
+            systems=args.system,
+        )
+        where = ", ".join(token.systems) or "every system"
+        print(
+            f"token {token.prefix} ({', '.join(token.scopes)}) for {where}; shown once:",
+            file=sys.stderr,
+        )
+        print(plain)
+    return 0
+
+
+def cmd_user(args: argparse.Namespace) -> int:
+    from benchdash.auth import service as auth_service
+    from benchdash.db import session_scope
+
+    for session in session_scope():
+        auth_service.ensure_user(
+            session=session, username=args.username, password=args.password, is_admin=args.admin
+        )
+    print(f"user {args.username} ready")
+    return 0
+
+
+def cmd_demo(args: argparse.Namespace) -> int:
+    from benchdash import demo
+    from benchdash.db import session_scope
+
+    for session in session_scope():
+        stored = demo.load(session=session, runs=args.runs, seed=args.seed, progress=True)
+    print(f"demo loaded: {stored} runs")
+    return 0
+
+
+def cmd_openapi(_: argparse.Namespace) -> int:
+    from benchdash.app import create_app
+
+    print(json.dumps(create_app().openapi(), indent=2, sort_keys=True))
+    return 0
+
+
+def parser() -> argparse.ArgumentParser:
+    """The command-line interface."""
+    p = argparse.ArgumentParser(prog="benchdash", description=__doc__)
+    sub = p.add_subparsers(dest="command", required=True)
+    s = sub.add_parser("serve", help="migrate, then serve the API and UI")
+    s.add_argument("--host")
+    s.add_argument("--port", type=int)
+    s.add_argument("--workers", type=int, default=1)
+    s.add_argument("--no-migrate", action="store_true")
+    s.set_defaults(func=cmd_serve)
+    sub.add_parser("migrate", help="alembic upgrade head").set_defaults(func=cmd_migrate)
+    sub.add_parser("db-url", help="print the database URL").set_defaults(func=cmd_db_url)
+    t = sub.add_parser("token", help="API tokens").add_subparsers(dest="action", required=True)
+    tc = t.add_parser("create", help="create a token and print it once")
+    tc.add_argument("--system", action="append", default=[], help="repeatable; none = all")
+    tc.add_argument(
+        "--scope", action="append", required=True, choices=["upload", "trigger", "admin"]
+    )
+    tc.add_argument("--name")
+    tc.set_defaults(func=cmd_token)
+    u = sub.add_parser("user", help="users").add_subparsers(dest="action", required=True)
+    uc = u.add_parser("create", help="create a user")
+    uc.add_argument("--username", required=True)
+    uc.add_argument("--password", required=True)
+    uc.add_argument("--admin", action="store_true")
+    uc.set_defaults(func=cmd_user)
+    d = sub.add_parser("demo", help="load a realistic demo history")
+    d.add_argument("--runs", type=int, default=60)
+    d.add_argument("--seed", type=int, default=7)
+    d.set_defaults(func=cmd_demo)
+    sub.add_parser("openapi", help="print the OpenAPI document").set_defaults(func=cmd_openapi)
+    return p
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point."""
+    args = parser().parse_args(list(argv) if argv is not None else sys.argv[1:])
+    try:
+        return int(args.func(args))
+    except Exception as exc:
+        from benchdash.kit.errors import AppError
+
+        if isinstance(exc, AppError):
+            print(f"error: {exc.detail}", file=sys.stderr)
+            return 1
+        raise
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

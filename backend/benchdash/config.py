@@ -1,0 +1,48 @@
+"""Settings: one pydantic-settings object read from the environment and `.env`."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from pathlib import Path
+
+from pydantic import Field, model_validator
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+REPO_ROOT = Path(__file__).resolve().parents[2]
+INSECURE_SECRET = "change-me-in-production"
+
+
+class Settings(BaseSettings):
+    """Every knob of the server, read from `BENCHDASH_*` variables (and `DATABASE_URL`)."""
+
+    model_config = SettingsConfigDict(
+        env_prefix="BENCHDASH_", env_file=REPO_ROOT / ".env", extra="ignore"
+    )
+
+    environment: str = Field("development", description="development | production")
+    database_url: str | None = Field(
+        None,
+        validation_alias="DATABASE_URL",
+        description="PostgreSQL URL; unset means the embedded server under data_dir",
+    )
+    data_dir: Path = Field(REPO_ROOT / ".data", description="Where the embedded PostgreSQL lives")
+    secret_key: str = Field(INSECURE_SECRET, description="Signs session cookies")
+    public_read: bool = Field(True, description="Allow reads without signing in")
+    max_body_bytes: int = Field(5 * 1024 * 1024, description="Largest accepted request body")
+    admin_username: str = Field("admin", description="Admin user created on first start")
+    admin_password: str | None = Field(None, description="Admin password (first start only)")
+    frontend_dist: Path = Field(REPO_ROOT / "frontend" / "dist", description="Built UI")
+    host: str = "127.0.0.1"
+    port: int = 8000
+
+    @model_validator(mode="after")
+    def _fail_fast_on_insecure_defaults(self) -> Settings:
+        if self.environment == "production" and self.secret_key == INSECURE_SECRET:
+            raise ValueError("BENCHDASH_SECRET_KEY must be set in production")
+        return self
+
+
+@lru_cache
+def get_settings() -> Settings:
+    """The process-wide settings (cached)."""
+    return Settings()

@@ -1,0 +1,65 @@
+"""Engine, session factory and the declarative base with a naming convention."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from datetime import UTC, datetime
+from functools import lru_cache
+
+from sqlalchemy import MetaData, create_engine
+from sqlalchemy.engine import Engine
+from sqlalchemy.orm import DeclarativeBase, Session, sessionmaker
+
+from benchdash.config import get_settings
+from benchdash.kit.embedded import ensure_server, normalize_url
+
+NAMING_CONVENTION = {
+    "ix": "ix_%(column_0_label)s",
+    "uq": "uq_%(table_name)s_%(column_0_N_name)s",
+    "ck": "ck_%(table_name)s_%(constraint_name)s",
+    "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
+    "pk": "pk_%(table_name)s",
+}
+
+
+class Base(DeclarativeBase):
+    """Declarative base of every table."""
+
+    metadata = MetaData(naming_convention=NAMING_CONVENTION)
+
+
+def utcnow() -> datetime:
+    """The current time, timezone-aware (UTC)."""
+    return datetime.now(UTC)
+
+
+def database_url() -> str:
+    """The configured database URL, starting the embedded server when none is set."""
+    settings = get_settings()
+    if settings.database_url:
+        return normalize_url(settings.database_url)
+    return ensure_server(settings.data_dir)
+
+
+@lru_cache
+def get_engine() -> Engine:
+    """The process-wide engine."""
+    return create_engine(database_url(), pool_size=10, max_overflow=20, pool_pre_ping=True)
+
+
+@lru_cache
+def _session_factory() -> sessionmaker[Session]:
+    return sessionmaker(bind=get_engine(), expire_on_commit=False)
+
+
+def session_scope() -> Iterator[Session]:
+    """One session per request: commit on success, roll back on error."""
+    session = _session_factory()()
+    try:
+        yield session
+        session.commit()
+    except BaseException:
+        session.rollback()
+        raise
+    finally:
+        session.close()

@@ -1,0 +1,77 @@
+"""Dependencies declared once as `Annotated` aliases."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from fastapi import Depends, Request
+from itsdangerous import BadSignature, URLSafeTimedSerializer
+from sqlalchemy.orm import Session
+
+from benchdash.auth import service as auth_service
+from benchdash.auth.models import User
+from benchdash.config import get_settings
+from benchdash.db import session_scope
+from benchdash.kit.errors import Forbidden, Unauthorized
+
+SESSION_COOKIE = "benchdash_session"
+SESSION_MAX_AGE = 14 * 24 * 3600
+CSRF_HEADER = "x-benchdash-csrf"
+
+SessionDep = Annotated[Session, Depends(session_scope, scope="function")]
+
+
+def session_serializer() -> URLSafeTimedSerializer:
+    """Signs and checks session cookies."""
+    return URLSafeTimedSerializer(get_settings().secret_key, salt="session")
+
+
+def _user_from_cookie(request: Request, session: Session) -> User | None:
+    raw = request.cookies.get(SESSION_COOKIE)
+    if not raw:
+        return None
+    try:
+        user_id = session_serializer().loads(raw, max_age=SESSION_MAX_AGE)
+    except BadSignature:
+        return None
+    return session.get(User, int(user_id))
+
+
+def optional_principal(request: Request, session: SessionDep) -> auth_service.Principal | None:
+    """The caller from a bearer token or a session cookie, or None."""
+    header = request.headers.get("authorization")
+    if header:
+        scheme, _, value = header.partition(" ")
+        if scheme.lower() != "bearer" or not value.strip():
+            raise Unauthorized("the Authorization header must be 'Bearer <token>'")
+        return auth_service.verify_token(session=session, plain=value.strip())
+    user = _user_from_cookie(request, session)
+    if user is None:
+        return None
+    # Cookie-authenticated mutations need a header a cross-site form cannot send.
+    if request.method not in ("GET", "HEAD", "OPTIONS") and request.headers.get(CSRF_HEADER) != "1":
+        raise Forbidden(f"cookie-authenticated requests must send the {CSRF_HEADER}: 1 header")
+    return auth_service.user_principal(user)
+
+
+OptionalPrincipal = Annotated[auth_service.Principal | None, Depends(optional_principal)]
+
+
+def current_user(request: Request, session: SessionDep) -> User:
+    """The signed-in user, or 401."""
+    user = _user_from_cookie(request, session)
+    if user is None:
+        raise Unauthorized("not signed in")
+    return user
+
+
+CurrentUser = Annotated[User, Depends(current_user)]
+
+
+def reader(principal: OptionalPrincipal) -> None:
+    """Allow reads publicly when the setting says so, else require credentials."""
+    if not get_settings().public_read and principal is None:
+        raise Unauthorized("reading needs a signed-in user or a token (public reads are off)")
+
+
+ReadAccess = Depends(reader)

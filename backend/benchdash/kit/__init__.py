@@ -1,0 +1,1 @@
+"""Domain-free helpers shared by the domain packages."""

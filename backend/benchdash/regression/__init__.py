@@ -1,0 +1,1 @@
+"""The regression engine: pure statistics, no database (see `engine`)."""

@@ -1,0 +1,242 @@
+"""Pure regression statistics: sample summaries, baselines, noise gates and verdicts.
+
+Nothing here touches the database or HTTP; the results service feeds it numbers and stores
+what it returns. The rules are those of DESIGN.md ("Regression rules").
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from enum import StrEnum
+from statistics import median
+
+import numpy as np
+from scipy import stats as sstats
+
+HIGHER = "higher_is_better"
+LOWER = "lower_is_better"
+UNSTABLE_CV = 0.10
+ALPHA = 0.05
+MIN_SAMPLES_FOR_TEST = 3
+BASELINE_RUNS = 5
+HISTORY_FOR_Z = 20
+MIN_HISTORY_FOR_Z = 5
+Z_REQUIRED = 4.0
+MAD_SCALE = 1.4826
+
+
+class Level(StrEnum):
+    """What a verdict says about a measurement."""
+
+    OK = "ok"
+    IMPROVED = "improved"
+    WARN = "warn"
+    FAIL = "fail"
+    NOISY = "noisy"
+    UNSTABLE = "unstable"
+    NO_BASELINE = "no_baseline"
+
+
+@dataclass(frozen=True)
+class SampleStats:
+    """Statistics of one measurement's samples after IQR outlier removal."""
+
+    value: float
+    n: int
+    mean: float
+    median: float
+    stddev: float
+    min: float
+    max: float
+    cv: float
+    outliers_removed: int
+    clean: tuple[float, ...]
+
+
+@dataclass(frozen=True)
+class Thresholds:
+    """Warn and fail thresholds in percent (warn at ≥ warn, fail above fail)."""
+
+    warn: float = 5.0
+    fail: float = 10.0
+
+
+@dataclass(frozen=True)
+class BaselinePoint:
+    """One earlier run's measurement of the same series."""
+
+    run_id: int
+    value: float
+    samples: tuple[float, ...] = ()
+
+
+@dataclass(frozen=True)
+class Baseline:
+    """The value a new measurement is compared with, and where it came from."""
+
+    value: float
+    run_ids: tuple[int, ...]
+    samples: tuple[float, ...]
+    source: str  # "pinned" | "median"
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """The judgement of one measurement."""
+
+    level: Level
+    baseline: Baseline | None
+    change_pct: float | None
+    p_value: float | None
+    z_score: float | None
+    gate: str | None  # "welch" | "mad" | "history-too-short" | None
+    thresholds: Thresholds
+
+
+def remove_outliers(samples: Sequence[float]) -> tuple[tuple[float, ...], int]:
+    """Drop samples outside [Q1 − 1.5·IQR, Q3 + 1.5·IQR]; fewer than 4 samples are kept whole."""
+    values = tuple(float(s) for s in samples)
+    if len(values) < 4:
+        return values, 0
+    q1, q3 = np.percentile(values, [25, 75])
+    iqr = q3 - q1
+    lo, hi = q1 - 1.5 * iqr, q3 + 1.5 * iqr
+    kept = tuple(v for v in values if lo <= v <= hi)
+    return kept, len(values) - len(kept)
+
+
+def summarize(samples: Sequence[float], value: float | None = None) -> SampleStats:
+    """Summarize samples (value defaults to the median of the cleaned samples)."""
+    if not samples:
+        if value is None:
+            raise ValueError("a measurement needs a value or samples")
+        v = float(value)
+        return SampleStats(v, 1, v, v, 0.0, v, v, 0.0, 0, ())
+    clean, removed = remove_outliers(samples)
+    arr = np.asarray(clean, dtype=float)
+    mean = float(arr.mean())
+    sd = float(arr.std(ddof=1)) if len(arr) > 1 else 0.0
+    med = float(np.median(arr))
+    cv = sd / abs(mean) if mean != 0 else 0.0
+    return SampleStats(
+        value=float(value) if value is not None else med,
+        n=len(samples),
+        mean=mean,
+        median=med,
+        stddev=sd,
+        min=float(min(samples)),
+        max=float(max(samples)),
+        cv=cv,
+        outliers_removed=removed,
+        clean=clean,
+    )
+
+
+def build_baseline(
+    history: Sequence[BaselinePoint], pinned: BaselinePoint | None = None
+) -> Baseline | None:
+    """The pinned run if any, else the median of the newest `BASELINE_RUNS` points.
+
+    `history` is ordered newest first.
+    """
+    if pinned is not None:
+        return Baseline(pinned.value, (pinned.run_id,), pinned.samples, "pinned")
+    recent = list(history[:BASELINE_RUNS])
+    if not recent:
+        return None
+    samples = tuple(s for p in recent for s in p.samples)
+    return Baseline(
+        value=float(median(p.value for p in recent)),
+        run_ids=tuple(p.run_id for p in recent),
+        samples=samples,
+        source="median",
+    )
+
+
+def change_worse(new: float, base: float, direction: str) -> float:
+    """Relative change signed so that positive means worse (fraction, not percent)."""
+    if direction not in (HIGHER, LOWER):
+        raise ValueError(f"unknown direction {direction!r}")
+    if base == 0:
+        if new == 0:
+            return 0.0
+        raw = math.copysign(math.inf, new)
+    else:
+        raw = (new - base) / abs(base)
+    return raw if direction == LOWER else -raw
+
+
+def welch_p(new: Sequence[float], base: Sequence[float], *, worse_is_larger: bool) -> float:
+    """One-sided Welch t-test p-value for "new is worse than base"."""
+    a, b = np.asarray(new, dtype=float), np.asarray(base, dtype=float)
+    if a.std() == 0 and b.std() == 0:
+        diff = a.mean() - b.mean()
+        return 0.0 if (diff > 0) == worse_is_larger and diff != 0 else 1.0
+    alternative = "greater" if worse_is_larger else "less"
+    p = float(sstats.ttest_ind(a, b, equal_var=False, alternative=alternative).pvalue)
+    return 1.0 if math.isnan(p) else p
+
+
+def robust_z(value: float, history: Sequence[float]) -> float:
+    """|value − median| / (MAD · 1.4826) of the history; inf when MAD is 0 and value differs."""
+    med = float(np.median(history))
+    mad = float(np.median(np.abs(np.asarray(history, dtype=float) - med))) * MAD_SCALE
+    if mad == 0:
+        return 0.0 if value == med else math.inf
+    return abs(value - med) / mad
+
+
+def judge(
+    *,
+    current: SampleStats,
+    direction: str,
+    baseline: Baseline | None,
+    thresholds: Thresholds,
+    history_values: Sequence[float] = (),
+) -> Verdict:
+    """Classify one measurement (DESIGN.md regression rules).
+
+    A threshold crossing becomes warn / fail / improved only when the noise gate agrees:
+    with ≥ 3 samples on both sides a one-sided Welch t-test (p < 0.05); otherwise the
+    robust z-score of the value against the series' last 20 values (≥ 4). A crossing that
+    fails the gate is noisy; a sample set with cv > 10 % that earned nothing else is unstable.
+    """
+    if direction not in (HIGHER, LOWER):
+        raise ValueError(f"unknown direction {direction!r}")
+    unstable = current.cv > UNSTABLE_CV
+    if baseline is None:
+        return Verdict(Level.NO_BASELINE, None, None, None, None, None, thresholds)
+    change = change_worse(current.value, baseline.value, direction)
+    change_pct = change * 100 if math.isfinite(change) else None
+    if change * 100 > thresholds.fail:
+        candidate = Level.FAIL
+    elif change * 100 >= thresholds.warn:
+        candidate = Level.WARN
+    elif -change * 100 >= thresholds.warn:
+        candidate = Level.IMPROVED
+    else:
+        level = Level.UNSTABLE if unstable else Level.OK
+        return Verdict(level, baseline, change_pct, None, None, None, thresholds)
+
+    p_value: float | None = None
+    z: float | None = None
+    worse_is_larger = direction == LOWER
+    if candidate is Level.IMPROVED:
+        worse_is_larger = not worse_is_larger
+    if len(current.clean) >= MIN_SAMPLES_FOR_TEST and len(baseline.samples) >= MIN_SAMPLES_FOR_TEST:
+        gate = "welch"
+        p_value = welch_p(current.clean, baseline.samples, worse_is_larger=worse_is_larger)
+        real = p_value < ALPHA
+    elif len(history_values) >= MIN_HISTORY_FOR_Z:
+        gate = "mad"
+        z = robust_z(current.value, history_values[:HISTORY_FOR_Z])
+        real = z >= Z_REQUIRED
+    else:
+        gate = "history-too-short"
+        real = True
+    quiet = Level.UNSTABLE if unstable else Level.NOISY
+    level = candidate if real else quiet
+    z_out = z if z is None or math.isfinite(z) else None
+    return Verdict(level, baseline, change_pct, p_value, z_out, gate, thresholds)

@@ -1,0 +1,1 @@
+"""Results: ingest of benchdash/v1 documents, measurements and their verdicts."""

@@ -1,0 +1,75 @@
+"""Measurement and verdict tables."""
+
+from __future__ import annotations
+
+from sqlalchemy import (
+    ARRAY,
+    CheckConstraint,
+    Float,
+    ForeignKey,
+    Index,
+    Integer,
+    String,
+    Text,
+    UniqueConstraint,
+)
+from sqlalchemy.orm import Mapped, mapped_column
+
+from benchdash.db import Base
+
+
+class Measurement(Base):
+    """One metric of one benchmark in one run, with its sample statistics."""
+
+    __tablename__ = "measurement"
+    __table_args__ = (
+        UniqueConstraint("run_id", "benchmark_id", "metric_id"),
+        Index("ix_measurement_series", "benchmark_id", "metric_id", "run_id"),
+        CheckConstraint("n >= 0", name="n_nonneg"),
+        CheckConstraint("stddev IS NULL OR stddev >= 0", name="stddev_nonneg"),
+        CheckConstraint("min_value IS NULL OR min_value <= max_value", name="min_le_max"),
+        CheckConstraint("outliers_removed >= 0", name="outliers_nonneg"),
+    )
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    run_id: Mapped[int] = mapped_column(ForeignKey("run.id", ondelete="CASCADE"))
+    benchmark_id: Mapped[int] = mapped_column(ForeignKey("benchmark.id", ondelete="CASCADE"))
+    metric_id: Mapped[int] = mapped_column(ForeignKey("metric.id", ondelete="CASCADE"))
+    value: Mapped[float] = mapped_column(Float)
+    samples: Mapped[list[float]] = mapped_column(ARRAY(Float), default=list)
+    n: Mapped[int] = mapped_column(Integer, default=0)
+    mean: Mapped[float | None] = mapped_column(Float)
+    median: Mapped[float | None] = mapped_column(Float)
+    stddev: Mapped[float | None] = mapped_column(Float)
+    min_value: Mapped[float | None] = mapped_column(Float)
+    max_value: Mapped[float | None] = mapped_column(Float)
+    cv: Mapped[float | None] = mapped_column(Float)
+    outliers_removed: Mapped[int] = mapped_column(Integer, default=0)
+
+
+class Verdict(Base):
+    """The regression verdict of one measurement against its baseline."""
+
+    __tablename__ = "verdict"
+    __table_args__ = (
+        CheckConstraint(
+            "level IN ('ok','improved','warn','fail','noisy','unstable','no_baseline')",
+            name="level_known",
+        ),
+    )
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    measurement_id: Mapped[int] = mapped_column(
+        ForeignKey("measurement.id", ondelete="CASCADE"), unique=True
+    )
+    level: Mapped[str] = mapped_column(String(20))
+    baseline_value: Mapped[float | None] = mapped_column(Float)
+    baseline_run_ids: Mapped[list[int]] = mapped_column(ARRAY(Integer), default=list)
+    baseline_source: Mapped[str | None] = mapped_column(String(20))
+    change_pct: Mapped[float | None] = mapped_column(Float)
+    p_value: Mapped[float | None] = mapped_column(Float)
+    z_score: Mapped[float | None] = mapped_column(Float)
+    gate: Mapped[str | None] = mapped_column(String(20))
+    warn_threshold: Mapped[float] = mapped_column(Float)
+    fail_threshold: Mapped[float] = mapped_column(Float)
+    explanation: Mapped[str] = mapped_column(Text, default="")

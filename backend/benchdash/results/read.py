@@ -1,0 +1,82 @@
+"""Read side of results: measurements with their verdicts, shaped for the API."""
+
+from __future__ import annotations
+
+from collections import Counter
+from urllib.parse import urlencode
+
+from sqlalchemy import func, select
+from sqlalchemy.orm import Session
+
+from benchdash.results.models import Measurement, Verdict
+from benchdash.results.schemas import VerdictRead
+from benchdash.systems.models import Benchmark, Metric
+
+
+def series_url(system: str, benchmark: str, metric: str, branch: str) -> str:
+    """The UI path of a series' chart."""
+    query = urlencode({"benchmark": benchmark, "metric": metric, "branch": branch})
+    return f"/systems/{system}?{query}"
+
+
+def verdicts_for_run(
+    *, session: Session, run_id: int, system: str, branch: str
+) -> list[VerdictRead]:
+    """Every measurement of a run with its verdict, ordered by benchmark then metric."""
+    rows = session.execute(
+        select(Measurement, Verdict, Benchmark, Metric)
+        .join(Verdict, Verdict.measurement_id == Measurement.id)
+        .join(Benchmark, Benchmark.id == Measurement.benchmark_id)
+        .join(Metric, Metric.id == Measurement.metric_id)
+        .where(Measurement.run_id == run_id)
+        .order_by(Benchmark.name, Benchmark.params_key, Metric.name)
+    ).all()
+    return [
+        VerdictRead(
+            measurement_id=m.id,
+            benchmark=b.name,
+            parameters=b.parameters,
+            metric=mt.name,
+            unit=mt.unit,
+            direction=mt.direction,
+            value=m.value,
+            n=m.n,
+            mean=m.mean,
+            median=m.median,
+            stddev=m.stddev,
+            min=m.min_value,
+            max=m.max_value,
+            cv=m.cv,
+            outliers_removed=m.outliers_removed,
+            samples=list(m.samples or []),
+            baseline=v.baseline_value,
+            baseline_run_ids=list(v.baseline_run_ids or []),
+            baseline_source=v.baseline_source,
+            change_pct=v.change_pct,
+            p_value=v.p_value,
+            z_score=v.z_score,
+            gate=v.gate,
+            level=v.level,
+            warn_threshold=v.warn_threshold,
+            fail_threshold=v.fail_threshold,
+            explanation=v.explanation,
+            series_url=series_url(system, b.name, mt.name, branch),
+        )
+        for m, v, b, mt in rows
+    ]
+
+
+def level_counts(*, session: Session, run_ids: list[int]) -> dict[int, dict[str, int]]:
+    """Verdict counts by level for each run."""
+    if not run_ids:
+        return {}
+    rows = session.execute(
+        select(Measurement.run_id, Verdict.level, func.count())
+        .join(Verdict, Verdict.measurement_id == Measurement.id)
+        .where(Measurement.run_id.in_(run_ids))
+        .group_by(Measurement.run_id, Verdict.level)
+    ).all()
+    out: dict[int, Counter[str]] = {}
+    for run_id, level, count in rows:
+        out.setdefault(run_id, Counter())[level] = count
+    return {k: dict(v) for k, v in out.items()}

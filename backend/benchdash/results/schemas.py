@@ -1,0 +1,156 @@
+"""The `benchdash/v1` result document (ingest model) and the ingest response."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+
+SLUG = r"^[a-z0-9][a-z0-9_.-]{0,63}$"
+COUNT_UNITS = {"count", "requests", "errors", "queries", "ops", "allocs", "allocs/op", "B", "bytes"}
+Scalar = str | int | float | bool | None
+
+Direction = Literal["higher_is_better", "lower_is_better"]
+Level = Literal["ok", "improved", "warn", "fail", "noisy", "unstable", "no_baseline"]
+
+
+class Strict(BaseModel):
+    """Base of wire models: unknown fields and non-finite numbers are errors."""
+
+    model_config = ConfigDict(extra="forbid", allow_inf_nan=False)
+
+
+class MetricIn(Strict):
+    """One metric of one benchmark: a value, repeated samples, or both."""
+
+    name: str = Field(min_length=1, max_length=120, pattern=r"^[A-Za-z0-9_.%/\-]+$")
+    unit: str = Field(min_length=1, max_length=40, description="Unit, e.g. ns, req/s, MiB/s, %.")
+    direction: Direction = Field(description="Whether a larger value is better or worse.")
+    value: float | None = Field(None, description="The value; defaults to the samples' median.")
+    samples: list[float] = Field(
+        default_factory=list, max_length=100_000, description="Repeated measurements."
+    )
+
+    @model_validator(mode="after")
+    def _value_or_samples(self) -> MetricIn:
+        if self.value is None and not self.samples:
+            raise ValueError("a metric needs a value or samples")
+        if self.unit in COUNT_UNITS and (
+            (self.value is not None and self.value < 0) or any(s < 0 for s in self.samples)
+        ):
+            raise ValueError(f"a count in {self.unit!r} cannot be negative")
+        return self
+
+
+class ResultIn(Strict):
+    """One benchmark (name + parameters) and its metrics."""
+
+    benchmark: str = Field(min_length=1, max_length=300, description="Benchmark name.")
+    parameters: dict[str, Scalar] = Field(
+        default_factory=dict, description="Parameters that make this variant distinct."
+    )
+    metrics: list[MetricIn] = Field(min_length=1, max_length=200)
+
+    @field_validator("metrics")
+    @classmethod
+    def _unique_metrics(cls, metrics: list[MetricIn]) -> list[MetricIn]:
+        names = [m.name for m in metrics]
+        dup = {n for n in names if names.count(n) > 1}
+        if dup:
+            raise ValueError(f"metric named twice: {', '.join(sorted(dup))}")
+        return metrics
+
+
+class RunIn(Strict):
+    """Where and when the results were measured."""
+
+    id: int | None = Field(
+        None, description="Run created by POST /api/v1/runs that this completes."
+    )
+    external_id: str | None = Field(
+        None, min_length=1, max_length=200, description="Idempotency key, unique per system."
+    )
+    commit: str | None = Field(None, max_length=64)
+    branch: str = Field("main", min_length=1, max_length=200)
+    version: str | None = Field(None, max_length=100)
+    trigger: Literal["ci", "manual", "schedule", "web", "demo"] = "ci"
+    profile: str | None = Field(None, max_length=40)
+    started_at: datetime | None = None
+    finished_at: datetime | None = None
+    testbed: str | None = Field(None, min_length=1, max_length=200)
+
+
+class DocumentIn(Strict):
+    """A `benchdash/v1` result document: one run of one system."""
+
+    schema_: Literal["benchdash/v1"] = Field(alias="schema")
+    system: str = Field(pattern=SLUG, description="System slug.")
+    run: RunIn
+    environment: dict[str, Any] = Field(default_factory=dict)
+    configuration: dict[str, Any] = Field(default_factory=dict)
+    results: list[ResultIn] = Field(min_length=1, max_length=5000)
+
+    model_config = ConfigDict(extra="forbid", allow_inf_nan=False, populate_by_name=True)
+
+
+class VerdictRead(BaseModel):
+    """A measurement with its verdict, as returned by ingest and the run endpoint."""
+
+    measurement_id: int
+    benchmark: str
+    parameters: dict[str, Any]
+    metric: str
+    unit: str
+    direction: Direction
+    value: float
+    n: int
+    mean: float | None
+    median: float | None
+    stddev: float | None
+    min: float | None
+    max: float | None
+    cv: float | None
+    outliers_removed: int
+    samples: list[float]
+    baseline: float | None
+    baseline_run_ids: list[int]
+    baseline_source: str | None
+    change_pct: float | None
+    p_value: float | None
+    z_score: float | None
+    gate: str | None
+    level: Level
+    warn_threshold: float
+    fail_threshold: float
+    explanation: str
+    series_url: str
+
+
+class RunSummary(BaseModel):
+    """A run without its measurements."""
+
+    id: int
+    system: str
+    external_id: str | None
+    commit: str | None
+    branch: str
+    testbed: str | None
+    version: str | None
+    trigger: str
+    profile: str | None
+    status: str
+    message: str | None
+    created_at: datetime
+    started_at: datetime
+    finished_at: datetime | None
+    url: str
+    counts: dict[str, int] = Field(default_factory=dict, description="Verdicts by level.")
+
+
+class IngestResponse(BaseModel):
+    """What POST /api/v1/results answers."""
+
+    created: bool
+    run: RunSummary
+    verdicts: list[VerdictRead]

@@ -1,0 +1,1 @@
+"""Runs: one execution of a system's benchmarks at one commit."""

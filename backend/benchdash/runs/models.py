@@ -1,0 +1,57 @@
+"""The run table."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import CheckConstraint, DateTime, ForeignKey, Index, Integer, String, Text
+from sqlalchemy.dialects.postgresql import JSONB
+from sqlalchemy.orm import Mapped, mapped_column
+
+from benchdash.db import Base, utcnow
+
+RUN_STATES = (
+    "queued",
+    "building",
+    "running",
+    "uploading",
+    "completed",
+    "failed",
+    "cancelled",
+    "timed_out",
+)
+TRIGGERS = ("ci", "manual", "schedule", "web", "demo")
+
+
+class Run(Base):
+    """One run of one system: commit, branch, testbed, status, environment, configuration."""
+
+    __tablename__ = "run"
+    __table_args__ = (
+        Index("ix_run_series_order", "system_id", "branch_id", "testbed_id", "started_at"),
+        Index("uq_run_system_external_id", "system_id", "external_id", unique=True),
+        CheckConstraint(
+            "status IN ('queued','building','running','uploading','completed','failed',"
+            "'cancelled','timed_out')",
+            name="status_known",
+        ),
+    )
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    system_id: Mapped[int] = mapped_column(ForeignKey("system.id", ondelete="CASCADE"))
+    branch_id: Mapped[int] = mapped_column(ForeignKey("branch.id", ondelete="CASCADE"))
+    testbed_id: Mapped[int | None] = mapped_column(ForeignKey("testbed.id"))
+    external_id: Mapped[str | None] = mapped_column(String(200))
+    commit: Mapped[str | None] = mapped_column(String(64))
+    version: Mapped[str | None] = mapped_column(String(100))
+    trigger: Mapped[str] = mapped_column(String(20), default="ci")
+    profile: Mapped[str | None] = mapped_column(String(40))
+    status: Mapped[str] = mapped_column(String(20), default="completed")
+    accepted: Mapped[bool] = mapped_column(default=True)
+    message: Mapped[str | None] = mapped_column(Text)
+    environment: Mapped[dict[str, Any] | None] = mapped_column(JSONB)
+    configuration: Mapped[dict[str, Any] | None] = mapped_column(JSONB)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    started_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))

@@ -1,0 +1,1 @@
+"""Series: the points of one (system, benchmark, metric, branch, testbed) over time."""

@@ -1,0 +1,45 @@
+"""Wire types of the series endpoint."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from pydantic import BaseModel, Field
+
+
+class SeriesPoint(BaseModel):
+    """One run's value of the series, with spread and verdict."""
+
+    run_id: int
+    commit: str | None
+    t: datetime = Field(description="When the run started.")
+    value: float
+    min: float | None
+    max: float | None
+    stddev: float | None
+    n: int
+    level: str | None
+    baseline: float | None
+    change_pct: float | None
+    p_value: float | None
+
+
+class SeriesRead(BaseModel):
+    """A series and its (possibly downsampled) points, oldest first."""
+
+    system: str
+    benchmark: str
+    benchmark_id: int
+    parameters: dict[str, Any]
+    metric: str
+    unit: str
+    direction: str
+    warn_threshold: float
+    fail_threshold: float
+    branch: str
+    testbed: str | None
+    testbeds: list[str]
+    total: int = Field(description="Points in range before downsampling.")
+    downsampled: bool
+    points: list[SeriesPoint]

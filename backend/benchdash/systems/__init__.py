@@ -1,0 +1,1 @@
+"""Systems, their benchmarks, metrics, branches and testbeds."""

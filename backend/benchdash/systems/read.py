@@ -1,0 +1,153 @@
+"""System cards and system detail, shaped for the API."""
+
+from __future__ import annotations
+
+from sqlalchemy import func, select
+from sqlalchemy.orm import Session
+
+from benchdash.alerts import read as alert_read
+from benchdash.alerts.models import Alert
+from benchdash.kit.errors import InvalidInput, NotFound
+from benchdash.results.models import Measurement, Verdict
+from benchdash.runs import service as run_service
+from benchdash.runs.models import Run
+from benchdash.systems import service as system_service
+from benchdash.systems.models import Benchmark, Branch, Metric, System, Testbed
+from benchdash.systems.schemas import (
+    BenchmarkRead,
+    BranchRead,
+    MetricRead,
+    Sparkline,
+    SystemDetail,
+    SystemRead,
+)
+
+SPARK_POINTS = 30
+
+
+def _headline(session: Session, system: System) -> Sparkline | None:
+    if not system.headline_benchmark or not system.headline_metric:
+        return None
+    rows = session.execute(
+        select(Measurement.value, Verdict.change_pct, Verdict.level, Metric.unit, Metric.direction)
+        .join(Run, Run.id == Measurement.run_id)
+        .join(Branch, Branch.id == Run.branch_id)
+        .join(Benchmark, Benchmark.id == Measurement.benchmark_id)
+        .join(Metric, Metric.id == Measurement.metric_id)
+        .outerjoin(Verdict, Verdict.measurement_id == Measurement.id)
+        .where(
+            Run.system_id == system.id,
+            Branch.name == "main",
+            Benchmark.name == system.headline_benchmark,
+            Metric.name == system.headline_metric,
+        )
+        .order_by(Run.started_at.desc(), Run.id.desc())
+        .limit(SPARK_POINTS)
+    ).all()
+    if not rows:
+        return None
+    return Sparkline(
+        benchmark=system.headline_benchmark,
+        metric=system.headline_metric,
+        unit=rows[0].unit,
+        direction=rows[0].direction,
+        values=[r.value for r in reversed(rows)],
+        latest_change_pct=rows[0].change_pct,
+        latest_level=rows[0].level,
+    )
+
+
+def card(*, session: Session, system: System) -> SystemRead:
+    """The overview card of one system."""
+    runs, _ = run_service.list_runs(
+        session=session,
+        filters=run_service.RunFilter(system=system.slug, status="completed"),
+        limit=1,
+        offset=0,
+    )
+    open_alerts = session.scalar(
+        select(func.count()).where(Alert.system_id == system.id, Alert.status == "open")
+    )
+    latest = runs[0] if runs else None
+    return SystemRead(
+        slug=system.slug,
+        name=system.name,
+        language=system.language,
+        description=system.description,
+        latest_run=latest,
+        open_alerts=open_alerts or 0,
+        latest_counts=latest.counts if latest else {},
+        headline=_headline(session, system),
+    )
+
+
+def cards(*, session: Session) -> list[SystemRead]:
+    """Every system's card."""
+    return [card(session=session, system=s) for s in system_service.list_all(session=session)]
+
+
+def detail(*, session: Session, slug: str) -> SystemDetail:
+    """A system with everything the system page needs to build its filters and charts."""
+    system = system_service.get_by_slug(session=session, slug=slug)
+    benchmarks = session.scalars(
+        select(Benchmark)
+        .where(Benchmark.system_id == system.id)
+        .order_by(Benchmark.name, Benchmark.params_key)
+    ).all()
+    metrics = session.scalars(
+        select(Metric).where(Metric.system_id == system.id).order_by(Metric.name)
+    ).all()
+    branches = session.scalars(
+        select(Branch).where(Branch.system_id == system.id).order_by(Branch.name)
+    ).all()
+    testbeds = session.scalars(
+        select(Testbed.name)
+        .join(Run, Run.testbed_id == Testbed.id)
+        .where(Run.system_id == system.id)
+        .group_by(Testbed.name)
+        .order_by(Testbed.name)
+    ).all()
+    base = card(session=session, system=system)
+    return SystemDetail(
+        **base.model_dump(),
+        benchmarks=[
+            BenchmarkRead(id=b.id, name=b.name, parameters=b.parameters) for b in benchmarks
+        ],
+        metrics=[
+            MetricRead(
+                name=m.name,
+                unit=m.unit,
+                direction=m.direction,
+                warn_threshold=m.warn_threshold,
+                fail_threshold=m.fail_threshold,
+            )
+            for m in metrics
+        ],
+        branches=[
+            BranchRead(name=b.name, base_branch=b.base_branch, pinned_run_id=b.pinned_run_id)
+            for b in branches
+        ],
+        testbeds=list(testbeds),
+        alerts=alert_read.list_alerts(
+            session=session, status=["open", "acknowledged"], system=slug
+        ),
+    )
+
+
+def pin_baseline(*, session: Session, slug: str, branch: str, run_id: int | None) -> BranchRead:
+    """Pin (or unpin with None) a run as the baseline of a branch."""
+    system = system_service.get_by_slug(session=session, slug=slug)
+    br = system_service.find_branch(session=session, system_id=system.id, name=branch)
+    if br is None:
+        raise NotFound(f"system {slug!r} has no branch {branch!r}")
+    if run_id is not None:
+        run = session.get(Run, run_id)
+        if run is None or run.system_id != system.id:
+            raise NotFound(f"run {run_id} does not exist for system {slug!r}")
+        if run.status != "completed":
+            raise InvalidInput(
+                f"run {run_id} is {run.status}; only completed runs can be baselines"
+            )
+    br.pinned_run_id = run_id
+    session.flush()
+    return BranchRead(name=br.name, base_branch=br.base_branch, pinned_run_id=br.pinned_run_id)

@@ -1,0 +1,84 @@
+"""Wire types of the systems domain."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import BaseModel, Field
+
+from benchdash.alerts.schemas import AlertRead
+from benchdash.results.schemas import RunSummary
+
+
+class BenchmarkRead(BaseModel):
+    """A benchmark variant."""
+
+    id: int
+    name: str
+    parameters: dict[str, Any]
+
+
+class MetricRead(BaseModel):
+    """A metric with its unit, direction and thresholds (percent)."""
+
+    name: str
+    unit: str
+    direction: str
+    warn_threshold: float
+    fail_threshold: float
+
+
+class MetricUpdate(BaseModel):
+    """New thresholds for a metric."""
+
+    warn_threshold: float = Field(gt=0, le=1000)
+    fail_threshold: float = Field(gt=0, le=1000)
+
+
+class Sparkline(BaseModel):
+    """The headline metric's recent values on main."""
+
+    benchmark: str
+    metric: str
+    unit: str
+    direction: str
+    values: list[float]
+    latest_change_pct: float | None
+    latest_level: str | None
+
+
+class SystemRead(BaseModel):
+    """A system card: what it is, its last run, its open regressions, its headline trend."""
+
+    slug: str
+    name: str
+    language: str | None
+    description: str | None
+    latest_run: RunSummary | None
+    open_alerts: int
+    latest_counts: dict[str, int]
+    headline: Sparkline | None
+
+
+class BranchRead(BaseModel):
+    """A branch and its pinned baseline run."""
+
+    name: str
+    base_branch: str | None
+    pinned_run_id: int | None
+
+
+class SystemDetail(SystemRead):
+    """A system with its benchmarks, metrics, branches, testbeds and open alerts."""
+
+    benchmarks: list[BenchmarkRead]
+    metrics: list[MetricRead]
+    branches: list[BranchRead]
+    testbeds: list[str]
+    alerts: list[AlertRead]
+
+
+class BaselinePin(BaseModel):
+    """Which run to pin as a branch's baseline (null unpins)."""
+
+    run_id: int | None

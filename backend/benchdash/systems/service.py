@@ -1,0 +1,152 @@
+"""Systems domain services: get-or-create of systems, benchmarks, metrics, branches, testbeds."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Sequence
+from typing import Any
+
+from sqlalchemy import func, select
+from sqlalchemy.dialects.postgresql import insert
+from sqlalchemy.orm import Session
+
+from benchdash.kit.errors import InvalidInput, NotFound
+from benchdash.systems.models import Benchmark, Branch, Metric, System, Testbed
+
+FINGERPRINT_KEYS = ("os", "cpu", "cores", "memory_mb", "compiler", "compiler_version")
+
+
+def params_key(parameters: dict[str, Any]) -> str:
+    """Canonical JSON of a parameter set (sorted keys), the identity of a benchmark variant."""
+    return json.dumps(parameters, sort_keys=True, separators=(",", ":"))
+
+
+def fingerprint(environment: dict[str, Any]) -> str:
+    """A stable hash of the environment fields that make results comparable."""
+    picked = {k: environment.get(k) for k in FINGERPRINT_KEYS}
+    return hashlib.sha256(params_key(picked).encode()).hexdigest()[:16]
+
+
+def get_by_slug(*, session: Session, slug: str) -> System:
+    """The system with this slug, or NotFound."""
+    system = session.scalar(select(System).where(System.slug == slug))
+    if system is None:
+        raise NotFound(f"no system named {slug!r}")
+    return system
+
+
+def list_all(*, session: Session) -> Sequence[System]:
+    """Every system, by slug."""
+    return session.scalars(select(System).order_by(System.slug)).all()
+
+
+def ensure_system(*, session: Session, slug: str, **fields: Any) -> System:
+    """Get the system, creating it (race-safe) with `fields` if it is new."""
+    values = {"slug": slug, "name": fields.pop("name", None) or slug, **fields}
+    session.execute(insert(System).values(**values).on_conflict_do_nothing(index_elements=["slug"]))
+    return get_by_slug(session=session, slug=slug)
+
+
+def ensure_branch(*, session: Session, system_id: int, name: str) -> Branch:
+    """Get or create a branch; new branches other than main start from main."""
+    base = None if name == "main" else "main"
+    session.execute(
+        insert(Branch)
+        .values(system_id=system_id, name=name, base_branch=base, created_at=func.now())
+        .on_conflict_do_nothing(index_elements=["system_id", "name"])
+    )
+    branch = session.scalar(
+        select(Branch).where(Branch.system_id == system_id, Branch.name == name)
+    )
+    assert branch is not None
+    return branch
+
+
+def find_branch(*, session: Session, system_id: int, name: str) -> Branch | None:
+    """The branch of that name, if it exists."""
+    return session.scalar(select(Branch).where(Branch.system_id == system_id, Branch.name == name))
+
+
+def ensure_testbed(*, session: Session, name: str | None, environment: dict[str, Any]) -> Testbed:
+    """The named testbed, or one named after the environment's fingerprint."""
+    fp = fingerprint(environment)
+    tb_name = name or f"env-{fp}"
+    session.execute(
+        insert(Testbed)
+        .values(name=tb_name, fingerprint=fp, environment=environment, created_at=func.now())
+        .on_conflict_do_nothing(index_elements=["name"])
+    )
+    testbed = session.scalar(select(Testbed).where(Testbed.name == tb_name))
+    assert testbed is not None
+    return testbed
+
+
+def ensure_benchmarks(
+    *, session: Session, system_id: int, variants: Sequence[tuple[str, dict[str, Any]]]
+) -> dict[tuple[str, str], Benchmark]:
+    """Get or create every (name, parameters) variant; keyed by (name, params_key)."""
+    rows = [
+        {"system_id": system_id, "name": n, "parameters": p, "params_key": params_key(p)}
+        for n, p in variants
+    ]
+    if rows:
+        session.execute(
+            insert(Benchmark)
+            .values([{**r, "created_at": func.now()} for r in rows])
+            .on_conflict_do_nothing(index_elements=["system_id", "name", "params_key"])
+        )
+    names = {r["name"] for r in rows}
+    found = session.scalars(
+        select(Benchmark).where(Benchmark.system_id == system_id, Benchmark.name.in_(names))
+    ).all()
+    return {(b.name, b.params_key): b for b in found}
+
+
+def ensure_metrics(
+    *, session: Session, system_id: int, declared: dict[str, tuple[str, str]]
+) -> dict[str, Metric]:
+    """Get or create metrics by name → (unit, direction); a conflicting unit or direction is an error.
+
+    Thresholds are never taken from a document: new metrics get the defaults, and the
+    manifest or an admin changes them.
+    """
+    if declared:
+        session.execute(
+            insert(Metric)
+            .values(
+                [
+                    {"system_id": system_id, "name": n, "unit": u, "direction": d}
+                    for n, (u, d) in declared.items()
+                ]
+            )
+            .on_conflict_do_nothing(index_elements=["system_id", "name"])
+        )
+    found = session.scalars(
+        select(Metric).where(Metric.system_id == system_id, Metric.name.in_(declared))
+    ).all()
+    metrics = {m.name: m for m in found}
+    for name, (unit, direction) in declared.items():
+        m = metrics[name]
+        if (m.unit, m.direction) != (unit, direction):
+            raise InvalidInput(
+                f"metric {name!r} is stored as {m.unit} ({m.direction}) but the document says "
+                f"{unit} ({direction}); use a new metric name or the stored unit and direction"
+            )
+    return metrics
+
+
+def set_thresholds(
+    *, session: Session, system: System, metric_name: str, warn: float, fail: float
+) -> Metric:
+    """Change a metric's warn/fail thresholds (percent)."""
+    metric = session.scalar(
+        select(Metric).where(Metric.system_id == system.id, Metric.name == metric_name)
+    )
+    if metric is None:
+        raise NotFound(f"system {system.slug!r} has no metric {metric_name!r}")
+    if not 0 < warn <= fail:
+        raise InvalidInput("thresholds need 0 < warn ≤ fail")
+    metric.warn_threshold, metric.fail_threshold = warn, fail
+    session.flush()
+    return metric

@@ -1,0 +1,68 @@
+"""Tokens are shown once and stored hashed; users sign in with an HttpOnly SameSite cookie."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+from fastapi.testclient import TestClient
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from benchdash.auth import service as auth_service
+from benchdash.auth.models import ApiToken
+
+
+def test_token_is_stored_hashed(session: Session) -> None:
+    token, plain = auth_service.create_token(
+        session=session, name="t", scopes=["upload"], systems=["x"]
+    )
+    stored = session.scalar(select(ApiToken).where(ApiToken.id == token.id))
+    assert stored is not None and plain not in stored.token_hash and len(stored.token_hash) == 64
+    assert auth_service.verify_token(session=session, plain=plain).may("upload", "x")
+
+
+def test_login_sets_a_strict_httponly_cookie(client: TestClient, session: Session) -> None:
+    auth_service.ensure_user(session=session, username="ada", password="s3cret-pass", is_admin=True)
+    session.flush()
+    assert (
+        client.post("/api/v1/auth/login", json={"username": "ada", "password": "nope"}).status_code
+        == 401
+    )
+    r = client.post("/api/v1/auth/login", json={"username": "ada", "password": "s3cret-pass"})
+    assert r.status_code == 200
+    cookie = r.headers["set-cookie"].lower()
+    assert "httponly" in cookie and "samesite=strict" in cookie
+    assert client.get("/api/v1/auth/me").json() == {"username": "ada", "is_admin": True}
+    # A cookie alone cannot mutate: the CSRF header is required.
+    r = client.put("/api/v1/systems/x/metrics/y", json={"warn_threshold": 1, "fail_threshold": 2})
+    assert r.status_code == 403 and "x-benchdash-csrf" in r.json()["detail"]
+
+
+def test_cli_prints_a_token_once() -> None:
+    out = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "benchdash.cli",
+            "token",
+            "create",
+            "--system",
+            "uvhttp",
+            "--scope",
+            "upload",
+            "--name",
+            "cli-test",
+        ],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert out.stdout.startswith("bd_") and "shown once" in out.stderr
+    bad = subprocess.run(
+        [sys.executable, "-m", "benchdash.cli", "token", "create", "--scope", "root"],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert bad.returncode == 2 and "invalid choice" in bad.stderr

@@ -1,0 +1,282 @@
+"""POST /api/v1/results: the DESIGN.md example, idempotency, auth and bad input."""
+
+from __future__ import annotations
+
+import copy
+import json
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+from sqlalchemy.orm import Session
+
+from tests.fixtures.factories import auth, document, metric, row_counts, token
+
+DESIGN_EXAMPLE: dict[str, Any] = {
+    "schema": "benchdash/v1",
+    "system": "uvhttp",
+    "run": {
+        "external_id": "ci-123-1",
+        "commit": "9f1c2e7",
+        "branch": "main",
+        "version": "v1.2.0",
+        "trigger": "ci",
+        "profile": "quick",
+        "started_at": "2026-01-09T22:30:00Z",
+        "finished_at": "2026-01-09T22:41:00Z",
+        "testbed": "ci-linux-2c",
+    },
+    "environment": {
+        "os": "Linux 6.1",
+        "cpu": "AMD Ryzen 7 5800H",
+        "cores": 16,
+        "memory_mb": 12288,
+        "compiler": "GCC",
+        "compiler_version": "12.2.0",
+    },
+    "configuration": {"build_with_mimalloc": True, "optimization": "-O2"},
+    "results": [
+        {
+            "benchmark": "medium_concurrency",
+            "parameters": {"threads": 4, "connections": 50, "duration_s": 10},
+            "metrics": [
+                {
+                    "name": "requests_per_second",
+                    "unit": "req/s",
+                    "direction": "higher_is_better",
+                    "value": 16544.0,
+                    "samples": [16490.1, 16512.7, 16544.0, 16580.3, 16601.9],
+                },
+                {
+                    "name": "latency_p99_ms",
+                    "unit": "ms",
+                    "direction": "lower_is_better",
+                    "value": 8.2,
+                    "samples": [8.1, 8.3, 8.2, 8.0, 8.4],
+                },
+            ],
+        }
+    ],
+}
+
+
+def test_design_example_is_stored_once(client: TestClient, session: Session) -> None:
+    headers = auth(token(session, "uvhttp"))
+    first = client.post("/api/v1/results", json=DESIGN_EXAMPLE, headers=headers)
+    assert first.status_code == 201, first.text
+    body = first.json()
+    assert body["created"] is True
+    assert {v["metric"] for v in body["verdicts"]} == {"requests_per_second", "latency_p99_ms"}
+    assert all(v["level"] == "no_baseline" for v in body["verdicts"])
+    rps = next(v for v in body["verdicts"] if v["metric"] == "requests_per_second")
+    assert rps["n"] == 5 and rps["median"] == pytest.approx(16544.0)
+    assert rps["min"] == pytest.approx(16490.1) and rps["max"] == pytest.approx(16601.9)
+
+    again = client.post("/api/v1/results", json=DESIGN_EXAMPLE, headers=headers)
+    assert again.status_code == 200
+    assert again.json()["created"] is False
+    assert again.json()["run"]["id"] == body["run"]["id"]
+    assert row_counts(session)["run"] == 1
+    assert row_counts(session)["measurement"] == 2
+
+
+def _post(client: TestClient, headers: dict[str, str], doc: dict[str, Any]) -> dict[str, Any]:
+    r = client.post("/api/v1/results", json=doc, headers=headers)
+    assert r.status_code == 201, r.text
+    return dict(r.json())
+
+
+def _levels(body: dict[str, Any]) -> dict[str, str]:
+    return {v["metric"]: v["level"] for v in body["verdicts"]}
+
+
+@pytest.fixture
+def history(client: TestClient, session: Session) -> dict[str, str]:
+    """5 prior runs at 100 req/s (±0.5 % in 5 samples) and latency 10 ms with a 10/20 override."""
+    headers = auth(token(session, "uvhttp"))
+    for i in range(5):
+        _post(
+            client,
+            headers,
+            document(
+                metric(samples=[100 * (1 + d) for d in (-0.005, -0.002, 0, 0.002, 0.005)]),
+                metric(
+                    "latency_ms",
+                    "ms",
+                    "lower_is_better",
+                    samples=[10 * (1 + d) for d in (-0.005, -0.002, 0, 0.002, 0.005)],
+                ),
+                at=i,
+            ),
+        )
+    r = client.put(
+        "/api/v1/systems/uvhttp/metrics/latency_ms",
+        headers=auth(token(session, scope="admin")),
+        json={"warn_threshold": 10, "fail_threshold": 20},
+    )
+    assert r.status_code == 200, r.text
+    return headers
+
+
+@pytest.mark.parametrize(
+    ("factor", "expected"),
+    [(0.88, "fail"), (0.93, "warn"), (0.97, "ok"), (1.12, "improved")],
+)
+def test_thresholds_against_five_runs(
+    client: TestClient, history: dict[str, str], factor: float, expected: str
+) -> None:
+    spread = (-0.005, -0.002, 0, 0.002, 0.005)
+    body = _post(
+        client, history, document(metric(samples=[100 * factor * (1 + d) for d in spread]), at=10)
+    )
+    verdict = body["verdicts"][0]
+    assert verdict["level"] == expected
+    assert verdict["baseline"] == pytest.approx(100.0)
+    assert len(verdict["baseline_run_ids"]) == 5
+    assert verdict["change_pct"] == pytest.approx((1 - factor) * 100, abs=0.01)
+
+
+def test_latency_override_makes_15_percent_a_warn(
+    client: TestClient, history: dict[str, str]
+) -> None:
+    spread = (-0.005, -0.002, 0, 0.002, 0.005)
+    body = _post(
+        client,
+        history,
+        document(
+            metric("latency_ms", "ms", "lower_is_better", samples=[11.5 * (1 + d) for d in spread]),
+            at=10,
+        ),
+    )
+    v = body["verdicts"][0]
+    assert (v["level"], v["warn_threshold"], v["fail_threshold"]) == ("warn", 10, 20)
+    assert "warn threshold 10 %" in v["explanation"]
+
+
+def test_overlapping_drop_is_noisy(client: TestClient, session: Session) -> None:
+    headers = auth(token(session, "uvhttp"))
+    for i in range(5):
+        _post(client, headers, document(metric(samples=[91, 96, 100, 104, 109]), at=i))
+    body = _post(client, headers, document(metric(samples=[80.0, 88.0, 96.0]), at=10))
+    v = body["verdicts"][0]
+    assert v["change_pct"] == pytest.approx(12.0)
+    assert v["p_value"] >= 0.05
+    assert v["level"] == "noisy"
+
+
+def test_fail_explanation_names_runs_and_p(client: TestClient, history: dict[str, str]) -> None:
+    spread = (-0.005, -0.002, 0, 0.002, 0.005)
+    body = _post(client, history, document(metric(samples=[87.7 * (1 + d) for d in spread]), at=10))
+    text = body["verdicts"][0]["explanation"]
+    assert text.startswith("12.3 % slower than the median of runs #")
+    assert "(p = " in text and text.endswith("fail threshold 10 %.")
+
+
+def _bad(doc: dict[str, Any], path: list[Any], value: Any) -> dict[str, Any]:
+    doc = copy.deepcopy(doc)
+    target = doc
+    for key in path[:-1]:
+        target = target[key]
+    if value is KeyError:
+        del target[path[-1]]
+    else:
+        target[path[-1]] = value
+    return doc
+
+
+BAD_DOCUMENTS = [
+    ("nan", ["results", 0, "metrics", 0, "value"], float("nan"), "finite"),
+    ("empty results", ["results"], [], "at least 1"),
+    ("unknown direction", ["results", 0, "metrics", 0, "direction"], "sideways", "direction"),
+    ("missing system", ["system"], KeyError, "system"),
+    (
+        "negative count",
+        ["results", 0, "metrics", 0],
+        metric("errors", "count", "lower_is_better", value=-1),
+        "negative",
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("label", "path", "value", "phrase"), BAD_DOCUMENTS, ids=[b[0] for b in BAD_DOCUMENTS]
+)
+def test_bad_documents_are_rejected_and_store_nothing(
+    client: TestClient, session: Session, label: str, path: list[Any], value: Any, phrase: str
+) -> None:
+    headers = auth(token(session, "uvhttp"))
+    before = row_counts(session)
+    body = json.dumps(_bad(DESIGN_EXAMPLE, path, value), allow_nan=True)
+    r = client.post(
+        "/api/v1/results", content=body, headers={**headers, "content-type": "application/json"}
+    )
+    assert r.status_code == 422, r.text
+    assert r.headers["content-type"].startswith("application/problem+json")
+    problem = r.json()
+    assert phrase in problem["detail"]
+    assert problem["errors"], "the problem names the field"
+    assert row_counts(session) == before
+
+
+def test_six_mib_body_is_413(client: TestClient, session: Session) -> None:
+    headers = auth(token(session, "uvhttp"))
+    before = row_counts(session)
+    doc = copy.deepcopy(DESIGN_EXAMPLE)
+    doc["configuration"] = {"padding": "x" * (6 * 1024 * 1024)}
+    r = client.post("/api/v1/results", json=doc, headers=headers)
+    assert r.status_code == 413
+    assert r.headers["content-type"].startswith("application/problem+json")
+    assert "5 MiB" in r.json()["detail"]
+    assert row_counts(session) == before
+
+
+@pytest.mark.parametrize(
+    ("label", "make_headers", "status", "phrase"),
+    [
+        ("no token", lambda s: {}, 401, "Authorization: Bearer"),
+        ("wrong token", lambda s: auth("bd_000000000000_" + "x" * 43), 401, "not valid"),
+        ("malformed header", lambda s: {"Authorization": "Token abc"}, 401, "Bearer <token>"),
+        ("other system", lambda s: auth(token(s, "relay")), 403, "relay only"),
+        (
+            "trigger scope",
+            lambda s: auth(token(s, "uvhttp", scope="trigger")),
+            403,
+            "'upload' scope",
+        ),
+    ],
+)
+def test_credentials_are_checked_and_store_nothing(
+    client: TestClient, session: Session, label: str, make_headers: Any, status: int, phrase: str
+) -> None:
+    headers = make_headers(session)
+    before = row_counts(session)
+    r = client.post("/api/v1/results", json=DESIGN_EXAMPLE, headers=headers)
+    assert r.status_code == status, r.text
+    assert r.headers["content-type"].startswith("application/problem+json")
+    assert phrase in r.json()["detail"]
+    assert row_counts(session) == before
+
+
+def test_unit_conflict_with_stored_metric_rolls_back(client: TestClient, session: Session) -> None:
+    headers = auth(token(session, "uvhttp"))
+    _post(client, headers, document(metric(samples=[100.0] * 5), at=0))
+    before = row_counts(session)
+    r = client.post(
+        "/api/v1/results",
+        json=document(metric(unit="MiB/s", samples=[1.0] * 5), at=1),
+        headers=headers,
+    )
+    assert r.status_code == 422
+    assert "stored as req/s" in r.json()["detail"]
+    assert row_counts(session) == before
+
+
+def test_duplicate_series_in_one_document(client: TestClient, session: Session) -> None:
+    headers = auth(token(session, "uvhttp"))
+    doc = document(metric(samples=[1.0] * 3))
+    doc["results"].append(copy.deepcopy(doc["results"][0]))
+    before = row_counts(session)
+    r = client.post("/api/v1/results", json=doc, headers=headers)
+    assert r.status_code == 422
+    assert "repeats benchmark" in r.json()["detail"]
+    assert row_counts(session) == before

@@ -1,0 +1,94 @@
+"""GET /api/v1/series, including downsampling that keeps warn/fail points."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import numpy as np
+from fastapi.testclient import TestClient
+from sqlalchemy.orm import Session
+
+from benchdash.series.service import downsample_indices
+from tests.fixtures.api import post
+from tests.fixtures.factories import auth, document, metric, token
+
+
+def test_series_points_in_time_order_with_verdicts(client: TestClient, session: Session) -> None:
+    headers = auth(token(session, "uvhttp"))
+    for i, v in enumerate([100, 101, 99, 100, 100.5, 100, 85]):
+        post(client, headers, document(metric(samples=[v * f for f in (0.999, 1, 1.001)]), at=i))
+    r = client.get(
+        "/api/v1/series",
+        params={
+            "system": "uvhttp",
+            "benchmark": "medium_concurrency",
+            "metric": "requests_per_second",
+        },
+    )
+    assert r.status_code == 200, r.text
+    body = r.json()
+    assert body["unit"] == "req/s" and body["testbed"] == "tb-1" and body["total"] == 7
+    values = [p["value"] for p in body["points"]]
+    assert values == [100, 101, 99, 100, 100.5, 100, 85]
+    assert body["points"][0]["level"] == "no_baseline"
+    assert body["points"][-1]["level"] == "fail"
+    assert body["points"][-1]["min"] < body["points"][-1]["max"]
+
+
+def test_downsampling_keeps_spikes_and_every_fail() -> None:
+    n = 10_000
+    t = np.arange(n, dtype=np.float64)
+    y = np.sin(t / 300) + 10
+    y[1234] = 100  # a spike
+    keep = np.array([777, 5555], dtype=np.int64)  # fail points on ordinary values
+    idx = downsample_indices(t, y, keep, 500)
+    assert 1234 in idx and 777 in idx and 5555 in idx
+    assert len(idx) <= 502
+    assert list(idx) == sorted(idx)
+
+
+def test_series_endpoint_downsamples(client: TestClient, session: Session) -> None:
+    headers = auth(token(session, "uvhttp"))
+    for i in range(40):
+        post(client, headers, document(metric(value=100.0 + (i % 3)), at=i))
+    r = client.get(
+        "/api/v1/series",
+        params={
+            "system": "uvhttp",
+            "benchmark": "medium_concurrency",
+            "metric": "requests_per_second",
+            "max_points": 10,
+        },
+    )
+    body = r.json()
+    assert body["total"] == 40 and body["downsampled"] is True
+    assert 10 <= len(body["points"]) <= 12
+
+
+def test_series_errors_are_problems(client: TestClient, session: Session) -> None:
+    r = client.get("/api/v1/series", params={"system": "nope", "benchmark": "b", "metric": "m"})
+    assert r.status_code == 404 and "nope" in r.json()["detail"]
+    r = client.get(
+        "/api/v1/series",
+        params={"system": "nope", "benchmark": "b", "metric": "m", "max_points": 1},
+    )
+    assert r.status_code == 422 and r.json()["errors"][0]["loc"] == ["query", "max_points"]
+
+
+def test_time_filter(client: TestClient, session: Session) -> None:
+    headers = auth(token(session, "uvhttp"))
+    for i in range(5):
+        post(client, headers, document(metric(value=100.0), at=i * 60))
+    from tests.fixtures.factories import T0
+
+    r = client.get(
+        "/api/v1/series",
+        params={
+            "system": "uvhttp",
+            "benchmark": "medium_concurrency",
+            "metric": "requests_per_second",
+            "from": (T0 + timedelta(minutes=90)).isoformat(),
+            "to": (T0 + timedelta(minutes=200)).isoformat(),
+        },
+    )
+    assert [p["commit"] for p in r.json()["points"]] == [f"{120:07x}", f"{180:07x}"]

@@ -1,0 +1,37 @@
+"""`benchdash demo` stores a realistic history with the injected events."""
+
+from collections import Counter
+
+from sqlalchemy import text
+from sqlalchemy.orm import Session
+
+from benchdash import demo
+
+
+def test_demo_history(session: Session) -> None:
+    stored = demo.load(session=session, runs=60)
+    assert stored == 5 * 60 + 8
+    levels = Counter(
+        dict(session.execute(text("SELECT level, count(*) FROM verdict GROUP BY level")).all())
+    )
+    assert levels["fail"] >= 1 and levels["warn"] >= 1 and levels["noisy"] >= 1
+    first_fail = session.execute(
+        text(
+            "SELECT r.external_id, v.change_pct FROM verdict v "
+            "JOIN measurement m ON m.id = v.measurement_id "
+            "JOIN run r ON r.id = m.run_id WHERE v.level = 'fail' ORDER BY r.started_at LIMIT 1"
+        )
+    ).one()
+    assert first_fail.external_id == "demo-uvhttp-main-45" and 10 < first_fail.change_pct < 14
+    systems = session.execute(text("SELECT slug FROM system ORDER BY slug")).scalars().all()
+    assert systems == ["cachex", "galay-ssl", "pointsub", "relay", "uvhttp"]
+    medium = session.execute(
+        text(
+            "SELECT avg(m.value) FROM measurement m JOIN benchmark b ON b.id = m.benchmark_id "
+            "JOIN metric x ON x.id = m.metric_id JOIN run r ON r.id = m.run_id "
+            "WHERE b.name = 'medium_concurrency' AND x.name = 'requests_per_second' "
+            "AND r.external_id LIKE 'demo-uvhttp-main-%' AND r.started_at < "
+            "(SELECT started_at FROM run WHERE external_id = 'demo-uvhttp-main-45')"
+        )
+    ).scalar_one()
+    assert abs(medium - 16544) / 16544 < 0.01
