@@ -71,6 +71,22 @@ def cmd_db_url(_: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_scratch_db(args: argparse.Namespace) -> int:
+    from sqlalchemy import create_engine, text
+
+    from benchdash.db import database_url
+
+    server = database_url()
+    admin = create_engine(server, isolation_level="AUTOCOMMIT")
+    with admin.connect() as conn:
+        conn.execute(text(f'DROP DATABASE IF EXISTS "{args.name}" WITH (FORCE)'))
+        conn.execute(text(f'CREATE DATABASE "{args.name}"'))
+    admin.dispose()
+    base, _, query = server.partition("?")
+    print(base.rsplit("/", 1)[0] + f"/{args.name}" + (f"?{query}" if query else ""))
+    return 0
+
+
 def cmd_token(args: argparse.Namespace) -> int:
     from benchdash.auth import service as auth_service
     from benchdash.db import session_scope
@@ -132,6 +148,9 @@ def parser() -> argparse.ArgumentParser:
     s.set_defaults(func=cmd_serve)
     sub.add_parser("migrate", help="alembic upgrade head").set_defaults(func=cmd_migrate)
     sub.add_parser("db-url", help="print the database URL").set_defaults(func=cmd_db_url)
+    sc = sub.add_parser("scratch-db", help="(re)create an empty database on the same server")
+    sc.add_argument("name", help="database name, e.g. benchdash_e2e")
+    sc.set_defaults(func=cmd_scratch_db)
     t = sub.add_parser("token", help="API tokens").add_subparsers(dest="action", required=True)
     tc = t.add_parser("create", help="create a token and print it once")
     tc.add_argument("--system", action="append", default=[], help="repeatable; none = all")
