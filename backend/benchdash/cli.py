@@ -136,6 +136,21 @@ def cmd_openapi(_: argparse.Namespace) -> int:
     return 0
 
 
+def result_schema() -> str:
+    """The JSON Schema of the benchdash/v1 document, as committed in runners/schema/."""
+    from benchdash.results.schemas import DocumentIn
+
+    schema = DocumentIn.model_json_schema(by_alias=True)
+    schema["$id"] = "https://benchdash.dev/schema/benchdash-v1.json"
+    schema["title"] = "benchdash/v1 result document"
+    return json.dumps(schema, indent=2, sort_keys=True) + "\n"
+
+
+def cmd_schema(_: argparse.Namespace) -> int:
+    sys.stdout.write(result_schema())
+    return 0
+
+
 def parser() -> argparse.ArgumentParser:
     """The command-line interface."""
     p = argparse.ArgumentParser(prog="benchdash", description=__doc__)
@@ -170,6 +185,9 @@ def parser() -> argparse.ArgumentParser:
     d.add_argument("--seed", type=int, default=7)
     d.set_defaults(func=cmd_demo)
     sub.add_parser("openapi", help="print the OpenAPI document").set_defaults(func=cmd_openapi)
+    sub.add_parser("schema", help="print the result document's JSON Schema").set_defaults(
+        func=cmd_schema
+    )
     return p
 
 

@@ -26,3 +26,13 @@ def test_operation_ids_are_stable(client: TestClient) -> None:
         "runs-read_comparison",
     } <= ids
     assert "MinMaxLTTB" in spec["paths"]["/api/v1/series"]["get"]["description"]
+
+
+def test_committed_result_schema_is_current() -> None:
+    from benchdash.cli import result_schema
+    from benchdash.config import REPO_ROOT
+
+    committed = (REPO_ROOT / "runners" / "schema" / "result.schema.json").read_text()
+    assert committed == result_schema(), (
+        "run: benchdash-server schema > runners/schema/result.schema.json"
+    )

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from sqlalchemy import select, text, update
+from sqlalchemy import select, text, tuple_, update
 from sqlalchemy.dialects.postgresql import insert
 from sqlalchemy.orm import Session
 
@@ -22,39 +22,45 @@ def apply_verdicts(
 ) -> None:
     """Open an alert per fail verdict (one active per series); resolve on ok/improved."""
     assert run.testbed_id is not None
-    for meas, verdict in items:
-        series = (
-            (Alert.benchmark_id == meas.benchmark_id)
-            & (Alert.metric_id == meas.metric_id)
-            & (Alert.branch_id == run.branch_id)
-            & (Alert.testbed_id == run.testbed_id)
+    failing = [
+        {
+            "system_id": run.system_id,
+            "benchmark_id": meas.benchmark_id,
+            "metric_id": meas.metric_id,
+            "branch_id": run.branch_id,
+            "testbed_id": run.testbed_id,
+            "verdict_id": verdict.id,
+            "run_id": run.id,
+            "status": "open",
+            "opened_at": utcnow(),
+        }
+        for meas, verdict in items
+        if verdict.level == "fail"
+    ]
+    recovered = [
+        (meas.benchmark_id, meas.metric_id) for meas, verdict in items if verdict.level in RECOVERED
+    ]
+    if failing:
+        session.execute(
+            insert(Alert)
+            .values(failing)
+            .on_conflict_do_nothing(
+                index_elements=["benchmark_id", "metric_id", "branch_id", "testbed_id"],
+                index_where=text("status <> 'resolved'"),
+            )
         )
-        if verdict.level == "fail":
-            session.execute(
-                insert(Alert)
-                .values(
-                    system_id=run.system_id,
-                    benchmark_id=meas.benchmark_id,
-                    metric_id=meas.metric_id,
-                    branch_id=run.branch_id,
-                    testbed_id=run.testbed_id,
-                    verdict_id=verdict.id,
-                    run_id=run.id,
-                    status="open",
-                    opened_at=utcnow(),
-                )
-                .on_conflict_do_nothing(
-                    index_elements=["benchmark_id", "metric_id", "branch_id", "testbed_id"],
-                    index_where=text("status <> 'resolved'"),
-                )
+    if recovered:
+        session.execute(
+            update(Alert)
+            .where(
+                tuple_(Alert.benchmark_id, Alert.metric_id).in_(recovered),
+                Alert.branch_id == run.branch_id,
+                Alert.testbed_id == run.testbed_id,
+                Alert.status != "resolved",
             )
-        elif verdict.level in RECOVERED:
-            session.execute(
-                update(Alert)
-                .where(series, Alert.status != "resolved")
-                .values(status="resolved", resolved_at=utcnow(), resolved_by_run_id=run.id)
-            )
-    session.flush()
+            .values(status="resolved", resolved_at=utcnow(), resolved_by_run_id=run.id)
+            .execution_options(synchronize_session=False)
+        )
 
 
 def get(*, session: Session, alert_id: int) -> Alert:

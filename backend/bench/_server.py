@@ -1,0 +1,82 @@
+"""Start a throwaway API on a scratch database for the benchmarks (stdlib + the venv's CLI)."""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+BIN = Path(sys.executable).parent
+CLI = str(BIN / "benchdash-server")
+
+
+def free_port() -> int:
+    """An unused loopback port."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def scratch_database(name: str) -> str:
+    """Create an empty, migrated database; return its URL."""
+    url = subprocess.run([CLI, "scratch-db", name], capture_output=True, text=True, check=True)
+    db = url.stdout.strip()
+    subprocess.run(
+        [CLI, "migrate"], env={**os.environ, "DATABASE_URL": db}, check=True, capture_output=True
+    )
+    return db
+
+
+def cli(db: str, *args: str) -> str:
+    """Run a CLI command against `db` and return its stdout."""
+    out = subprocess.run(
+        [CLI, *args],
+        env={**os.environ, "DATABASE_URL": db},
+        check=True,
+        capture_output=True,
+        text=True,
+    )
+    return out.stdout.strip()
+
+
+@contextmanager
+def api(db: str, workers: int = 1) -> Iterator[str]:
+    """Serve the API on a free port against `db`; yield its base URL."""
+    port = free_port()
+    proc = subprocess.Popen(
+        [
+            CLI,
+            "serve",
+            "--no-migrate",
+            "--host",
+            "127.0.0.1",
+            "--port",
+            str(port),
+            "--workers",
+            str(workers),
+        ],
+        env={**os.environ, "DATABASE_URL": db},
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    base = f"http://127.0.0.1:{port}"
+    try:
+        for _ in range(200):
+            try:
+                with urllib.request.urlopen(base + "/readyz", timeout=1) as r:
+                    if r.status == 200:
+                        break
+            except OSError:
+                time.sleep(0.1)
+        else:
+            raise SystemExit("the API did not start")
+        yield base
+    finally:
+        proc.terminate()
+        proc.wait(timeout=15)
