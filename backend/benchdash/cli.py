@@ -42,6 +42,24 @@ def _ensure_admin() -> None:
         )
 
 
+def require_schema() -> None:
+    """Stop with a clear message when the database is not migrated to head."""
+    from sqlalchemy import text
+    from sqlalchemy.exc import SQLAlchemyError
+
+    from benchdash.db import get_engine
+    from benchdash.health import alembic_head
+    from benchdash.kit.errors import AppError
+
+    try:
+        with get_engine().connect() as conn:
+            current = conn.execute(text("SELECT version_num FROM alembic_version")).scalar()
+    except SQLAlchemyError:
+        current = None
+    if current != alembic_head():
+        raise AppError("the database schema is not up to date: run `benchdash-server migrate`")
+
+
 def cmd_serve(args: argparse.Namespace) -> int:
     import uvicorn
 
@@ -88,6 +106,7 @@ def cmd_scratch_db(args: argparse.Namespace) -> int:
 
 
 def cmd_token(args: argparse.Namespace) -> int:
+    require_schema()
     from benchdash.auth import service as auth_service
     from benchdash.db import session_scope
 
@@ -108,6 +127,7 @@ def cmd_token(args: argparse.Namespace) -> int:
 
 
 def cmd_user(args: argparse.Namespace) -> int:
+    require_schema()
     from benchdash.auth import service as auth_service
     from benchdash.db import session_scope
 
@@ -120,6 +140,7 @@ def cmd_user(args: argparse.Namespace) -> int:
 
 
 def cmd_demo(args: argparse.Namespace) -> int:
+    require_schema()
     from benchdash import demo
     from benchdash.db import session_scope
 

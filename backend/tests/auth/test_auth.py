@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 
 from fastapi.testclient import TestClient
-from sqlalchemy import select
+from sqlalchemy import create_engine, select, text
+from sqlalchemy.engine import Engine
 from sqlalchemy.orm import Session
 
 from benchdash.auth import service as auth_service
@@ -39,7 +41,8 @@ def test_login_sets_a_strict_httponly_cookie(client: TestClient, session: Sessio
     assert r.status_code == 403 and "x-benchdash-csrf" in r.json()["detail"]
 
 
-def test_cli_prints_a_token_once() -> None:
+def test_cli_prints_a_token_once(engine: Engine) -> None:
+    env = {**os.environ, "DATABASE_URL": engine.url.render_as_string(hide_password=False)}
     out = subprocess.run(
         [
             sys.executable,
@@ -57,6 +60,7 @@ def test_cli_prints_a_token_once() -> None:
         capture_output=True,
         text=True,
         check=True,
+        env=env,
     )
     assert out.stdout.startswith("bd_") and "shown once" in out.stderr
     bad = subprocess.run(
@@ -66,3 +70,25 @@ def test_cli_prints_a_token_once() -> None:
         check=False,
     )
     assert bad.returncode == 2 and "invalid choice" in bad.stderr
+
+
+def test_cli_says_to_migrate_an_empty_database(engine: Engine) -> None:
+    name = f"{engine.url.database}_empty"
+    admin = create_engine(engine.url, isolation_level="AUTOCOMMIT")
+    with admin.connect() as c:
+        c.execute(text(f'DROP DATABASE IF EXISTS "{name}"'))
+        c.execute(text(f'CREATE DATABASE "{name}"'))
+    try:
+        empty = engine.url.set(database=name).render_as_string(hide_password=False)
+        out = subprocess.run(
+            [sys.executable, "-m", "benchdash.cli", "token", "create", "--scope", "upload"],
+            capture_output=True,
+            text=True,
+            check=False,
+            env={**os.environ, "DATABASE_URL": empty},
+        )
+        assert out.returncode == 1 and "benchdash-server migrate" in out.stderr
+    finally:
+        with admin.connect() as c:
+            c.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+        admin.dispose()
