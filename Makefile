@@ -5,7 +5,7 @@ PY := $(VENV)/bin/python
 PIP := $(VENV)/bin/pip
 STAMP := $(VENV)/.installed
 
-.PHONY: up install test lint test-backend test-runners test-systems test-frontend bench ui clean-data
+.PHONY: up install test lint test-backend test-runners test-integration test-systems test-frontend bench clean-data
 
 up: install
 	@$(PY) scripts/up.py
@@ -20,8 +20,8 @@ $(STAMP): backend/pyproject.toml $(wildcard runners/pyproject.toml)
 	@touch $(STAMP)
 
 lint: install
-	$(VENV)/bin/ruff format --check backend migrations scripts
-	$(VENV)/bin/ruff check backend migrations scripts
+	$(VENV)/bin/ruff format --check backend migrations scripts tests
+	$(VENV)/bin/ruff check backend migrations scripts tests
 	cd backend && ../$(VENV)/bin/mypy benchdash
 
 test-backend: lint
@@ -29,6 +29,9 @@ test-backend: lint
 
 test-runners: install
 	@if [ -f runners/Makefile ]; then $(MAKE) -C runners test PY=$(abspath $(PY)); fi
+
+test-integration: install
+	$(VENV)/bin/pytest -ra -p no:cacheprovider tests/integration
 
 test-systems:
 	@for d in systems/*/; do \
@@ -38,7 +41,7 @@ test-systems:
 test-frontend:
 	@if [ -f frontend/package.json ]; then $(MAKE) -C frontend test; fi
 
-test: install test-backend test-runners test-systems test-frontend
+test: install test-backend test-runners test-integration test-systems test-frontend
 	@echo "make test: every suite passed"
 
 bench: install

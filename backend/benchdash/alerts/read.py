@@ -61,7 +61,7 @@ def list_alerts(
             change_pct=v.change_pct,
             p_value=v.p_value,
             explanation=v.explanation,
-            series_url=series_url(slug, b.name, m.name, branch),
+            series_url=series_url(slug, b.name, b.params_key, m.name, branch),
             opened_at=a.opened_at,
             acknowledged_at=a.acknowledged_at,
             acknowledged_by=a.acknowledged_by,

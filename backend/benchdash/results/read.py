@@ -13,10 +13,12 @@ from benchdash.results.schemas import VerdictRead
 from benchdash.systems.models import Benchmark, Metric
 
 
-def series_url(system: str, benchmark: str, metric: str, branch: str) -> str:
-    """The UI path of a series' chart."""
-    query = urlencode({"benchmark": benchmark, "metric": metric, "branch": branch})
-    return f"/systems/{system}?{query}"
+def series_url(system: str, benchmark: str, params_key: str, metric: str, branch: str) -> str:
+    """The UI path of a series' chart (`params` is the canonical JSON of the parameters)."""
+    query = {"benchmark": benchmark, "metric": metric, "branch": branch}
+    if params_key != "{}":
+        query["params"] = params_key
+    return f"/systems/{system}?{urlencode(query)}"
 
 
 def verdicts_for_run(
@@ -60,7 +62,7 @@ def verdicts_for_run(
             warn_threshold=v.warn_threshold,
             fail_threshold=v.fail_threshold,
             explanation=v.explanation,
-            series_url=series_url(system, b.name, mt.name, branch),
+            series_url=series_url(system, b.name, b.params_key, mt.name, branch),
         )
         for m, v, b, mt in rows
     ]

@@ -62,3 +62,21 @@ def test_testbeds_are_never_compared(client: TestClient, session: Session) -> No
     post(client, h, document(metric(samples=[100, 100.1, 99.9]), at=0, testbed="fast"))
     v = post(client, h, document(metric(samples=[50, 50.1, 49.9]), at=1, testbed="slow"))
     assert v["verdicts"][0]["level"] == "no_baseline"
+
+
+def test_series_url_tells_parameter_sets_apart(client: TestClient, session: Session) -> None:
+    h = auth(token(session, "uvhttp"))
+    a = post(client, h, document(metric(value=1.0), parameters={"n": 10}, at=0))
+    b = post(client, h, document(metric(value=1.0), parameters={"n": 100}, at=1))
+    url_a, url_b = a["verdicts"][0]["series_url"], b["verdicts"][0]["series_url"]
+    assert url_a != url_b and "params=%7B%22n%22%3A10%7D" in url_a
+    series = client.get(
+        "/api/v1/series",
+        params={
+            "system": "uvhttp",
+            "benchmark": "medium_concurrency",
+            "metric": "requests_per_second",
+            "params": '{"n":100}',
+        },
+    )
+    assert series.status_code == 200 and series.json()["parameters"] == {"n": 100}

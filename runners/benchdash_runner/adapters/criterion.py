@@ -2,7 +2,9 @@
 
 For each `<id>/new/benchmark.json` we read `estimates.json` (mean point estimate, ns) and
 `sample.json` (per-sample total time and iteration count). Each sample becomes one value
-time/iters; a declared throughput adds a `throughput` metric in bytes/s or elements/s.
+time/iters; a declared throughput adds `throughput_bytes` (bytes/s) or
+`throughput_elements` (elements/s), named apart so one document never gives one metric
+name two units.
 The `base/` and `change/` folders (Criterion's own comparison) are ignored.
 """
 
@@ -78,7 +80,7 @@ def _one(bench_json: Path) -> Result:
             raise AdapterError(folder / "sample.json", "zero time: cannot compute throughput")
         metrics.append(
             metric(
-                "throughput",
+                f"throughput_{kind.lower().replace('bytesdecimal', 'bytes')}",
                 unit,
                 HIGHER,
                 value=amount / (mean_ns * 1e-9),

@@ -2,8 +2,9 @@
 
 The file is a list of `{name, unit, value, range?, extra?}`; the direction is not in the
 file (the action takes it from `tool: customBiggerIsBetter|customSmallerIsBetter`), so it
-is in the format name. The metric is named from the unit: time units give `time`, rates
-give `throughput`, anything else the unit's snake_case form (`allocs`, `bytes`).
+is in the format name. The metric is named from the unit: time units give `time`, anything
+else the unit's snake_case form with `/` read as "per" (`items_per_s`, `mb_per_s`, `allocs`),
+so two rates in different units never share a metric name.
 """
 
 from __future__ import annotations
@@ -16,7 +17,6 @@ from benchdash_runner.adapters._base import (
     NS_PER,
     AdapterError,
     Result,
-    direction_for_unit,
     load_json,
     metric_name_for_unit,
     number,
@@ -39,8 +39,6 @@ def metric_name(unit: str) -> str:
     base = unit.strip().split("/")[0].lower()
     if base in NS_PER or base in ("sec", "secs", "seconds", "millis"):
         return "time"
-    if direction_for_unit(unit) == HIGHER:
-        return "throughput"
     return metric_name_for_unit(unit)
 
 

@@ -37,8 +37,8 @@ def test_bmf_bad_value_named(tmp_path: Path) -> None:
 def test_gab_bigger_and_smaller(testdata: Path) -> None:
     bigger = gab.parse_bigger([testdata / "gab/bigger.json"])
     assert [(r["benchmark"], r["metrics"][0]["name"], r["metrics"][0]["unit"]) for r in bigger] == [
-        ("SortCopy", "throughput", "items/s"),
-        ("Digest", "throughput", "MB/s"),
+        ("SortCopy", "items_per_s", "items/s"),
+        ("Digest", "mb_per_s", "MB/s"),
     ]
     assert {r["metrics"][0]["direction"] for r in bigger} == {"higher_is_better"}
     smaller = gab.parse_smaller([testdata / "gab/smaller.json"])

@@ -26,7 +26,7 @@ def test_parses_every_benchmark_with_samples_and_throughput(testdata: Path) -> N
     assert len(time["samples"]) == 10
     assert time["samples"][0] == pytest.approx(9098303.0 / 207486.0)
     assert (thrpt["name"], thrpt["unit"], thrpt["direction"]) == (
-        "throughput",
+        "throughput_bytes",
         "bytes/s",
         "higher_is_better",
     )
