@@ -2,25 +2,33 @@
 
 from __future__ import annotations
 
+import asyncio
+import logging
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from pathlib import Path
 
 from fastapi import FastAPI
 from fastapi.responses import FileResponse, JSONResponse
 from fastapi.routing import APIRoute
 from fastapi.staticfiles import StaticFiles
+from starlette.concurrency import run_in_threadpool
 
 from benchdash import __version__
 from benchdash.alerts.router import router as alerts_router
 from benchdash.auth.router import router as auth_router
 from benchdash.config import get_settings
+from benchdash.db import session_scope
 from benchdash.health import router as health_router
 from benchdash.kit.errors import NotFound
 from benchdash.kit.problem import BodyLimitMiddleware, install_handlers
 from benchdash.results.router import router as results_router
+from benchdash.runs import lifecycle
 from benchdash.runs.router import router as runs_router
 from benchdash.series.router import router as series_router
 from benchdash.systems.router import router as systems_router
 
+log = logging.getLogger("benchdash")
 ROUTERS = (
     health_router,
     auth_router,
@@ -58,10 +66,40 @@ def _mount_ui(app: FastAPI, dist: Path) -> None:
         )
 
 
+def reap_once() -> list[int]:
+    """Fail runs whose agent went silent (any replica may do it; rows are locked)."""
+    for session in session_scope():
+        return lifecycle.reap(session=session, timeout_s=get_settings().heartbeat_timeout_s)
+    return []
+
+
+@asynccontextmanager
+async def lifespan(_: FastAPI) -> AsyncIterator[None]:
+    """Run the heartbeat reaper in the background while the app serves."""
+    interval = get_settings().reaper_interval_s
+
+    async def loop() -> None:
+        while True:
+            await asyncio.sleep(interval)
+            try:
+                reaped = await run_in_threadpool(reap_once)
+            except Exception:
+                log.exception("reaper failed")
+                continue
+            if reaped:
+                log.warning("failed runs without heartbeat: %s", reaped)
+
+    task = asyncio.create_task(loop()) if interval > 0 else None
+    yield
+    if task is not None:
+        task.cancel()
+
+
 def create_app() -> FastAPI:
     """Build the application."""
     settings = get_settings()
     app = FastAPI(
+        lifespan=lifespan,
         title="benchdash",
         version=__version__,
         description="Continuous benchmarking: store results, judge regressions, chart trends.",

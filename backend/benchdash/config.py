@@ -32,6 +32,8 @@ class Settings(BaseSettings):
     admin_username: str = Field("admin", description="Admin user created on first start")
     admin_password: str | None = Field(None, description="Admin password (first start only)")
     frontend_dist: Path = Field(REPO_ROOT / "frontend" / "dist", description="Built UI")
+    heartbeat_timeout_s: float = Field(60.0, description="Fail active runs silent this long")
+    reaper_interval_s: float = Field(10.0, description="How often to look for them (0: never)")
     host: str = "127.0.0.1"
     port: int = 8000
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from datetime import UTC, datetime
 from functools import lru_cache
 
@@ -63,3 +63,11 @@ def session_scope() -> Iterator[Session]:
         raise
     finally:
         session.close()
+
+
+SessionMaker = Callable[[], Iterator[Session]]
+
+
+def session_maker() -> SessionMaker:
+    """For work that outlives the request (event streams): a factory of `session_scope`s."""
+    return session_scope

@@ -4,7 +4,7 @@ from benchdash.alerts.models import Alert
 from benchdash.auth.models import ApiToken, User
 from benchdash.db import Base
 from benchdash.results.models import Measurement, Verdict
-from benchdash.runs.models import Run
+from benchdash.runs.models import Run, RunEvent
 from benchdash.systems.models import Benchmark, Branch, Metric, System, Testbed
 
 __all__ = [
@@ -16,6 +16,7 @@ __all__ = [
     "Measurement",
     "Metric",
     "Run",
+    "RunEvent",
     "System",
     "Testbed",
     "User",

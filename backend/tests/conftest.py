@@ -14,10 +14,11 @@ from sqlalchemy.orm import Session
 
 from benchdash.app import create_app
 from benchdash.cli import _alembic_config
-from benchdash.db import database_url, session_scope
+from benchdash.db import database_url, session_maker, session_scope
 from benchdash.kit.embedded import normalize_url
 
 TEST_DB = f"benchdash_test_{os.getpid()}"
+os.environ["BENCHDASH_REAPER_INTERVAL_S"] = "0"  # tests call the reaper themselves
 
 
 def _server_url() -> str:
@@ -88,5 +89,6 @@ def client(connection: Connection) -> Iterator[TestClient]:
 
     app = create_app()
     app.dependency_overrides[session_scope] = request_session
+    app.dependency_overrides[session_maker] = lambda: request_session
     with TestClient(app) as c:
         yield c

@@ -146,6 +146,10 @@ class RunSummary(BaseModel):
     finished_at: datetime | None
     url: str
     counts: dict[str, int] = Field(default_factory=dict, description="Verdicts by level.")
+    ref: str | None = None
+    progress: dict[str, Any] | None = None
+    cancel_requested: bool = False
+    agent: str | None = None
 
 
 class IngestResponse(BaseModel):

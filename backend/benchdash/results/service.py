@@ -10,17 +10,16 @@ from sqlalchemy.orm import Session
 
 from benchdash.alerts import service as alert_service
 from benchdash.db import utcnow
-from benchdash.kit.errors import Conflict, InvalidInput, NotFound
+from benchdash.kit.errors import InvalidInput, NotFound
 from benchdash.regression import engine
 from benchdash.regression.explain import explain
 from benchdash.results import history
 from benchdash.results.models import Measurement, Verdict
 from benchdash.results.schemas import DocumentIn, ResultIn
+from benchdash.runs import lifecycle
 from benchdash.runs.models import Run
 from benchdash.systems import service as system_service
 from benchdash.systems.models import Branch, Metric
-
-TERMINAL = {"completed", "failed", "cancelled", "timed_out"}
 
 
 @dataclass
@@ -76,22 +75,19 @@ def _attach_run(
         run = session.get(Run, meta.id)
         if run is None or run.system_id != system_id:
             raise NotFound(f"run {meta.id} does not exist for system {document.system!r}")
-        if run.status in TERMINAL:
-            raise Conflict(f"run {meta.id} is already {run.status}")
+        lifecycle.mark_completed(session=session, run=run)
     else:
-        run = Run(system_id=system_id, created_at=now)
+        run = Run(system_id=system_id, created_at=now, branch_id=branch.id, status="completed")
         session.add(run)
-    run.branch_id = branch.id
     run.testbed_id = testbed_id
     run.external_id = meta.external_id or run.external_id
-    run.commit = meta.commit
     run.version = meta.version
     run.trigger = meta.trigger if meta.id is None else run.trigger
     run.profile = meta.profile or run.profile
-    run.status = "completed"
     run.environment = document.environment
     run.configuration = document.configuration
     run.started_at = meta.started_at or run.started_at or now
+    run.commit = meta.commit or run.commit
     run.finished_at = meta.finished_at or now
     session.flush()
     return run
@@ -108,9 +104,14 @@ def ingest(*, session: Session, document: DocumentIn) -> IngestOutcome:
         )
         if existing is not None:
             return IngestOutcome(existing, created=False)
-    branch = system_service.ensure_branch(
-        session=session, system_id=system.id, name=document.run.branch
-    )
+    if document.run.id is not None:
+        queued = session.get(Run, document.run.id)
+        branch_name = document.run.branch
+        if queued is not None and queued.system_id == system.id:
+            branch_name = session.get_one(Branch, queued.branch_id).name  # the trigger's branch
+    else:
+        branch_name = document.run.branch
+    branch = system_service.ensure_branch(session=session, system_id=system.id, name=branch_name)
     testbed = system_service.ensure_testbed(
         session=session, name=document.run.testbed, environment=document.environment
     )

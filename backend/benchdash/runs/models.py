@@ -5,7 +5,17 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import CheckConstraint, DateTime, ForeignKey, Index, Integer, String, Text
+from sqlalchemy import (
+    ARRAY,
+    BigInteger,
+    CheckConstraint,
+    DateTime,
+    ForeignKey,
+    Index,
+    Integer,
+    String,
+    Text,
+)
 from sqlalchemy.dialects.postgresql import JSONB
 from sqlalchemy.orm import Mapped, mapped_column
 
@@ -55,3 +65,27 @@ class Run(Base):
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     started_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    # Runs triggered through the queue (POST /api/v1/runs):
+    ref: Mapped[str | None] = mapped_column(String(200))
+    requested_benchmarks: Mapped[list[str] | None] = mapped_column(ARRAY(String(300)))
+    job_id: Mapped[int | None] = mapped_column(BigInteger)
+    agent: Mapped[str | None] = mapped_column(String(200))
+    heartbeat_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    cancel_requested: Mapped[bool] = mapped_column(default=False)
+    progress: Mapped[dict[str, Any] | None] = mapped_column(JSONB)
+
+
+class RunEvent(Base):
+    """One state change, progress report or log line of a run; the SSE stream reads these."""
+
+    __tablename__ = "run_event"
+    __table_args__ = (
+        Index("ix_run_event_run_id_id", "run_id", "id"),
+        CheckConstraint("kind IN ('state','progress','log')", name="kind_known"),
+    )
+
+    id: Mapped[int] = mapped_column(BigInteger, primary_key=True)
+    run_id: Mapped[int] = mapped_column(ForeignKey("run.id", ondelete="CASCADE"))
+    at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    kind: Mapped[str] = mapped_column(String(10))
+    data: Mapped[dict[str, Any]] = mapped_column(JSONB)

@@ -49,6 +49,10 @@ def _summaries(
             finished_at=run.finished_at,
             url=f"/runs/{run.id}",
             counts=counts.get(run.id, {}),
+            ref=run.ref,
+            progress=run.progress,
+            cancel_requested=run.cancel_requested,
+            agent=run.agent,
         )
         for run, slug, branch, testbed in rows
     ]

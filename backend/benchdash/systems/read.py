@@ -11,6 +11,7 @@ from benchdash.kit.errors import InvalidInput, NotFound
 from benchdash.results.models import Measurement, Verdict
 from benchdash.runs import service as run_service
 from benchdash.runs.models import Run
+from benchdash.systems import manifest
 from benchdash.systems import service as system_service
 from benchdash.systems.models import Benchmark, Branch, Metric, System, Testbed
 from benchdash.systems.schemas import (
@@ -108,8 +109,12 @@ def detail(*, session: Session, slug: str) -> SystemDetail:
         .order_by(Testbed.name)
     ).all()
     base = card(session=session, system=system)
+    nxt = manifest.next_scheduled(system)
     return SystemDetail(
         **base.model_dump(),
+        profiles=(system.manifest or {}).get("profiles", {}),
+        next_scheduled_at=nxt[0] if nxt else None,
+        next_scheduled_profile=nxt[1] if nxt else None,
         benchmarks=[
             BenchmarkRead(id=b.id, name=b.name, parameters=b.parameters) for b in benchmarks
         ],

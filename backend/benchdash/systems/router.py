@@ -7,8 +7,11 @@ from fastapi import APIRouter
 from benchdash.auth import service as auth_service
 from benchdash.deps import OptionalPrincipal, ReadAccess, SessionDep
 from benchdash.kit.responses import ERRORS
+from benchdash.kit.errors import InvalidInput
+from benchdash.systems import manifest
 from benchdash.systems import read as system_read
 from benchdash.systems import service as system_service
+from benchdash.systems.manifest import Manifest
 from benchdash.systems.schemas import (
     BaselinePin,
     BranchRead,
@@ -30,6 +33,18 @@ def read_systems(session: SessionDep) -> list[SystemRead]:
 @router.get("/{slug}", response_model=SystemDetail, dependencies=[ReadAccess])
 def read_system(slug: str, session: SessionDep) -> SystemDetail:
     """One system with its benchmarks, metrics, branches, testbeds and open alerts."""
+    return system_read.detail(session=session, slug=slug)
+
+
+@router.put("/{slug}/manifest", response_model=SystemDetail)
+def register_manifest(
+    slug: str, body: Manifest, session: SessionDep, principal: OptionalPrincipal
+) -> SystemDetail:
+    """Register a runner manifest (agents at start-up; token with the upload scope)."""
+    auth_service.require(principal, "upload", slug)
+    if body.system != slug:
+        raise InvalidInput(f"the manifest is for {body.system!r}, not {slug!r}")
+    manifest.register(session=session, slug=slug, manifest=body)
     return system_read.detail(session=session, slug=slug)
 
 

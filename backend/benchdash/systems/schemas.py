@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any
 
 from pydantic import BaseModel, Field
@@ -71,6 +72,11 @@ class BranchRead(BaseModel):
 class SystemDetail(SystemRead):
     """A system with its benchmarks, metrics, branches, testbeds and open alerts."""
 
+    profiles: dict[str, dict[str, Any]] = Field(
+        default_factory=dict, description="Profiles of the registered manifest (empty: no agent)."
+    )
+    next_scheduled_at: datetime | None = None
+    next_scheduled_profile: str | None = None
     benchmarks: list[BenchmarkRead]
     metrics: list[MetricRead]
     branches: list[BranchRead]

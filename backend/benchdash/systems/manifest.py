@@ -1,0 +1,106 @@
+"""Runner manifests: what an agent registers for its system (one source of truth)."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any, Literal
+
+from croniter import croniter
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from sqlalchemy.orm import Session
+
+from benchdash.systems import service as system_service
+from benchdash.systems.models import System
+
+
+class ManifestMetric(BaseModel):
+    """A metric the system's driver emits, with optional threshold overrides (percent)."""
+
+    model_config = ConfigDict(extra="ignore")
+
+    name: str = Field(min_length=1, max_length=120)
+    unit: str = Field(min_length=1, max_length=40)
+    direction: Literal["higher_is_better", "lower_is_better"]
+    warn: float = Field(5.0, gt=0, le=1000)
+    fail: float = Field(10.0, gt=0, le=1000)
+
+    @model_validator(mode="after")
+    def _ordered(self) -> ManifestMetric:
+        if self.fail < self.warn:
+            raise ValueError(f"metric {self.name}: fail ({self.fail}) below warn ({self.warn})")
+        return self
+
+
+class ManifestProfile(BaseModel):
+    """A profile: its scenarios, repetitions and time limit."""
+
+    model_config = ConfigDict(extra="ignore")
+
+    description: str = ""
+    time_limit_s: int = Field(600, gt=0, le=24 * 3600)
+    repetitions: int = Field(1, ge=1)
+    scenarios: list[str] = Field(default_factory=list)
+
+
+class ManifestSchedule(BaseModel):
+    """A cron schedule of a profile."""
+
+    cron: str
+    profile: str = "quick"
+
+    @field_validator("cron")
+    @classmethod
+    def _valid_cron(cls, value: str) -> str:
+        if not croniter.is_valid(value):
+            raise ValueError(f"not a cron expression: {value!r}")
+        return value
+
+
+class Manifest(BaseModel):
+    """The runner.toml of a system, as the agent sends it."""
+
+    model_config = ConfigDict(extra="ignore")
+
+    system: str = Field(pattern=r"^[a-z0-9][a-z0-9_.-]{0,63}$")
+    name: str = Field(min_length=1, max_length=200)
+    language: str | None = Field(None, max_length=64)
+    description: str | None = Field(None, max_length=2000)
+    headline: dict[str, str] | None = None
+    driver: dict[str, Any] = Field(default_factory=dict)
+    profiles: dict[str, ManifestProfile] = Field(min_length=1)
+    schedule: ManifestSchedule | None = None
+    metrics: list[ManifestMetric] = Field(default_factory=list)
+
+    @model_validator(mode="after")
+    def _schedule_profile_exists(self) -> Manifest:
+        if self.schedule and self.schedule.profile not in self.profiles:
+            raise ValueError(f"schedule names unknown profile {self.schedule.profile!r}")
+        return self
+
+
+def register(*, session: Session, slug: str, manifest: Manifest) -> System:
+    """Store the manifest and apply its system fields and metric thresholds."""
+    headline = manifest.headline or {}
+    system = system_service.ensure_system(session=session, slug=slug, name=manifest.name)
+    system.name = manifest.name
+    system.language = manifest.language
+    system.description = manifest.description
+    system.headline_benchmark = headline.get("benchmark")
+    system.headline_metric = headline.get("metric")
+    system.manifest = manifest.model_dump(mode="json")
+    declared: dict[str, tuple[str, str]] = {m.name: (m.unit, m.direction) for m in manifest.metrics}
+    stored = system_service.ensure_metrics(session=session, system_id=system.id, declared=declared)
+    for m in manifest.metrics:
+        stored[m.name].warn_threshold, stored[m.name].fail_threshold = m.warn, m.fail
+    session.flush()
+    return system
+
+
+def next_scheduled(system: System, now: datetime | None = None) -> tuple[datetime, str] | None:
+    """When the manifest's schedule fires next, and with which profile."""
+    schedule = (system.manifest or {}).get("schedule")
+    if not schedule:
+        return None
+    base = now or datetime.now(UTC)
+    nxt = croniter(schedule["cron"], base).get_next(datetime)
+    return nxt, schedule.get("profile", "quick")
