@@ -16,7 +16,7 @@ $(STAMP): backend/pyproject.toml $(wildcard runners/pyproject.toml)
 	@test -x $(PY) || python3 -m venv $(VENV)
 	$(PIP) install -q --upgrade pip
 	$(PIP) install -q -e 'backend[dev]'
-	@if [ -f runners/pyproject.toml ]; then $(PIP) install -q -e 'runners[dev]'; fi
+	@if [ -f runners/pyproject.toml ]; then $(PIP) install -q -e 'runners[dev,agent]'; fi
 	@touch $(STAMP)
 
 lint: install

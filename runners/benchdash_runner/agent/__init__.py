@@ -1,0 +1,1 @@
+"""The runner agent: a procrastinate worker for one system's queue (`benchdash-runner`)."""

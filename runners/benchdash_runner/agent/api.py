@@ -1,0 +1,81 @@
+"""The agent's side of the HTTP API: register, report, upload, schedule."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from typing import Any
+
+import httpx
+
+
+class ApiError(Exception):
+    """The server refused or could not be reached after retries."""
+
+
+@dataclass(frozen=True)
+class Ack:
+    """The server's answer to a report."""
+
+    status: str
+    cancel_requested: bool
+
+
+class AgentApi:
+    """A small client with retries on connection errors and 5xx (reports are idempotent)."""
+
+    def __init__(self, base_url: str, token: str, *, timeout: float = 30.0) -> None:
+        self._http = httpx.Client(
+            base_url=base_url.rstrip("/"),
+            headers={"Authorization": f"Bearer {token}"},
+            timeout=timeout,
+        )
+
+    def close(self) -> None:
+        """Close the connection pool."""
+        self._http.close()
+
+    def _call(self, method: str, path: str, body: Any = None, attempts: int = 4) -> Any:
+        delay = 0.5
+        for attempt in range(1, attempts + 1):
+            try:
+                r = self._http.request(method, path, json=body)
+            except httpx.TransportError as exc:
+                if attempt == attempts:
+                    raise ApiError(f"{method} {path}: {exc}") from exc
+            else:
+                if r.status_code < 500:
+                    if r.status_code >= 400:
+                        detail = r.json().get("detail", r.text) if r.content else r.reason_phrase
+                        raise ApiError(f"{method} {path}: {r.status_code} {detail}")
+                    return r.json() if r.content else None
+                if attempt == attempts:
+                    raise ApiError(f"{method} {path}: {r.status_code} {r.text[:200]}")
+            time.sleep(delay)
+            delay *= 2
+        raise AssertionError("unreachable")
+
+    def register(self, system: str, manifest: dict[str, Any]) -> None:
+        """PUT the manifest so the API learns profiles, metrics and thresholds."""
+        self._call("PUT", f"/api/v1/systems/{system}/manifest", manifest)
+
+    def run(self, run_id: int) -> dict[str, Any]:
+        """The run as the API sees it."""
+        data: dict[str, Any] = self._call("GET", f"/api/v1/runs/{run_id}")
+        return data
+
+    def report(self, run_id: int, **body: Any) -> Ack:
+        """Heartbeat with optional status, message, progress and log lines."""
+        data = self._call("POST", f"/api/v1/runs/{run_id}/report", body)
+        return Ack(status=data["status"], cancel_requested=data["cancel_requested"])
+
+    def upload(self, document: dict[str, Any]) -> dict[str, Any]:
+        """POST the result document (it names the run, which it completes)."""
+        data: dict[str, Any] = self._call("POST", "/api/v1/results", document)
+        return data
+
+    def schedule(self, system: str, profile: str) -> dict[str, Any]:
+        """Queue a scheduled run of the default branch."""
+        body = {"system": system, "ref": "main", "profile": profile, "trigger": "schedule"}
+        data: dict[str, Any] = self._call("POST", "/api/v1/runs", body)
+        return data
