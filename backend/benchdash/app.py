@@ -18,7 +18,7 @@ from benchdash import __version__
 from benchdash.alerts.router import router as alerts_router
 from benchdash.auth.router import router as auth_router
 from benchdash.config import get_settings
-from benchdash.db import session_scope
+from benchdash.db import transaction
 from benchdash.health import router as health_router
 from benchdash.kit.errors import NotFound
 from benchdash.kit.problem import BodyLimitMiddleware, install_handlers
@@ -68,9 +68,8 @@ def _mount_ui(app: FastAPI, dist: Path) -> None:
 
 def reap_once() -> list[int]:
     """Fail runs whose agent went silent (any replica may do it; rows are locked)."""
-    for session in session_scope():
+    with transaction() as session:
         return lifecycle.reap(session=session, timeout_s=get_settings().heartbeat_timeout_s)
-    return []
 
 
 @asynccontextmanager

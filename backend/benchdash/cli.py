@@ -31,9 +31,9 @@ def _ensure_admin() -> None:
     if not settings.admin_password:
         return
     from benchdash.auth import service as auth_service
-    from benchdash.db import session_scope
+    from benchdash.db import transaction
 
-    for session in session_scope():
+    with transaction() as session:
         auth_service.ensure_user(
             session=session,
             username=settings.admin_username,
@@ -108,9 +108,9 @@ def cmd_scratch_db(args: argparse.Namespace) -> int:
 def cmd_token(args: argparse.Namespace) -> int:
     require_schema()
     from benchdash.auth import service as auth_service
-    from benchdash.db import session_scope
+    from benchdash.db import transaction
 
-    for session in session_scope():
+    with transaction() as session:
         token, plain = auth_service.create_token(
             session=session,
             name=args.name or f"{'+'.join(args.scope)} {' '.join(args.system) or 'all systems'}",
@@ -129,9 +129,9 @@ def cmd_token(args: argparse.Namespace) -> int:
 def cmd_user(args: argparse.Namespace) -> int:
     require_schema()
     from benchdash.auth import service as auth_service
-    from benchdash.db import session_scope
+    from benchdash.db import transaction
 
-    for session in session_scope():
+    with transaction() as session:
         auth_service.ensure_user(
             session=session, username=args.username, password=args.password, is_admin=args.admin
         )
@@ -142,9 +142,9 @@ def cmd_user(args: argparse.Namespace) -> int:
 def cmd_demo(args: argparse.Namespace) -> int:
     require_schema()
     from benchdash import demo
-    from benchdash.db import session_scope
+    from benchdash.db import transaction
 
-    for session in session_scope():
+    with transaction() as session:
         stored = demo.load(session=session, runs=args.runs, seed=args.seed, progress=True)
     print(f"demo loaded: {stored} runs")
     return 0

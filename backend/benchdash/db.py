@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
+from contextlib import AbstractContextManager, contextmanager
 from datetime import UTC, datetime
 from functools import lru_cache
 
@@ -65,9 +66,15 @@ def session_scope() -> Iterator[Session]:
         session.close()
 
 
-SessionMaker = Callable[[], Iterator[Session]]
+@contextmanager
+def transaction() -> Iterator[Session]:
+    """`with transaction() as session:` for work outside a request (CLI, reaper, streams)."""
+    yield from session_scope()
+
+
+SessionMaker = Callable[[], AbstractContextManager[Session]]
 
 
 def session_maker() -> SessionMaker:
-    """For work that outlives the request (event streams): a factory of `session_scope`s."""
-    return session_scope
+    """For work that outlives the request (event streams): a factory of transactions."""
+    return transaction

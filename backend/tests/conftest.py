@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterator
+from contextlib import contextmanager
 
 import pytest
 from alembic import command
@@ -89,6 +90,6 @@ def client(connection: Connection) -> Iterator[TestClient]:
 
     app = create_app()
     app.dependency_overrides[session_scope] = request_session
-    app.dependency_overrides[session_maker] = lambda: request_session
+    app.dependency_overrides[session_maker] = lambda: contextmanager(request_session)
     with TestClient(app) as c:
         yield c

@@ -62,7 +62,7 @@ def test_cancel_mid_run_stops_within_5_seconds(api: Api, tmp_path: Path) -> None
         run = get(api, f"/api/v1/runs/{run_id}")
         assert run["measurements"] == []
         left = subprocess.run(
-            ["pgrep", "-f", str(tmp_path / "work-selftest-0")], capture_output=True
+            ["pgrep", "-f", str(tmp_path / "work-selftest-0" / "src")], capture_output=True
         )
         assert left.stdout == b"", "the driver's process group is gone"
 

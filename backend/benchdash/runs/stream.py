@@ -29,7 +29,7 @@ Batch = list[tuple[int, str, dict[str, Any]]]
 def _read(
     new_session: SessionMaker, run_id: int, after: int
 ) -> tuple[dict[str, Any] | None, Batch]:
-    for session in new_session():
+    with new_session() as session:
         run = session.get(Run, run_id)
         if run is None:
             return None, []
@@ -41,7 +41,6 @@ def _read(
         ).all()
         snapshot = {"status": run.status, "progress": run.progress, "message": run.message}
         return snapshot, [(e.id, e.kind, {**e.data, "at": e.at.isoformat()}) for e in events]
-    return None, []
 
 
 async def events(
