@@ -1,0 +1,140 @@
+package cachex_test
+
+import (
+	"context"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"benchdash.dev/cachex"
+	"benchdash.dev/cachex/store"
+)
+
+// fakeClock is a manually advanced clock.
+type fakeClock struct {
+	mu  sync.Mutex
+	now time.Time
+}
+
+func newFakeClock() *fakeClock {
+	return &fakeClock{now: time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)}
+}
+
+func (c *fakeClock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.now
+}
+
+func (c *fakeClock) Advance(d time.Duration) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.now = c.now.Add(d)
+}
+
+// fakeUpstream answers from a map, counts calls and can hold calls at a gate.
+type fakeUpstream struct {
+	mu      sync.Mutex
+	values  map[string]string
+	calls   atomic.Int64
+	gate    chan struct{} // when non-nil, calls wait for it to close
+	entered chan struct{} // when non-nil, receives one token per call
+}
+
+func newFakeUpstream(kv ...string) *fakeUpstream {
+	u := &fakeUpstream{values: map[string]string{}}
+	for i := 0; i+1 < len(kv); i += 2 {
+		u.values[kv[i]] = kv[i+1]
+	}
+	return u
+}
+
+func (u *fakeUpstream) put(key, value string) {
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	u.values[key] = value
+}
+
+func (u *fakeUpstream) remove(key string) {
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	delete(u.values, key)
+}
+
+func (u *fakeUpstream) Get(ctx context.Context, key string) (string, error) {
+	u.calls.Add(1)
+	if u.entered != nil {
+		u.entered <- struct{}{}
+	}
+	if u.gate != nil {
+		select {
+		case <-u.gate:
+		case <-ctx.Done():
+			return "", ctx.Err()
+		}
+	}
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	v, ok := u.values[key]
+	if !ok {
+		return "", cachex.ErrNotFound(key)
+	}
+	return v, nil
+}
+
+// missOnce wraps a cache so that the first Get of each key reports a miss,
+// as if it had raced with the write of a flight that just finished.
+type missOnce[T any] struct {
+	cachex.Cache[T]
+	mu   sync.Mutex
+	seen map[string]bool
+}
+
+func newMissOnce[T any](c cachex.Cache[T]) *missOnce[T] {
+	return &missOnce[T]{Cache: c, seen: map[string]bool{}}
+}
+
+func (m *missOnce[T]) Get(ctx context.Context, key string) (T, error) {
+	m.mu.Lock()
+	first := !m.seen[key]
+	m.seen[key] = true
+	m.mu.Unlock()
+	if first {
+		var zero T
+		return zero, cachex.ErrNotFound(key)
+	}
+	return m.Cache.Get(ctx, key)
+}
+
+type fixture struct {
+	clock    *fakeClock
+	up       *fakeUpstream
+	backend  *store.SyncMap[cachex.Entry[string]]
+	notFound *store.SyncMap[time.Time]
+	client   *cachex.Client[string]
+}
+
+const (
+	freshTTL   = 10 * time.Second
+	staleTTL   = time.Minute
+	nfFreshTTL = 2 * time.Second
+	nfStaleTTL = 5 * time.Second
+)
+
+// newFixture builds a client with TTLs, a not-found cache and a fake clock.
+func newFixture(up *fakeUpstream, opts ...cachex.Option) *fixture {
+	f := &fixture{
+		clock:    newFakeClock(),
+		up:       up,
+		backend:  &store.SyncMap[cachex.Entry[string]]{},
+		notFound: &store.SyncMap[time.Time]{},
+	}
+	base := []cachex.Option{
+		cachex.WithClock(f.clock.Now),
+		cachex.WithTTL(freshTTL, staleTTL),
+		cachex.WithNotFound(f.notFound, nfFreshTTL, nfStaleTTL),
+		cachex.WithFetchTimeout(5 * time.Second),
+	}
+	f.client = cachex.NewClient[string](f.backend, up, append(base, opts...)...)
+	return f
+}
