@@ -1,7 +1,9 @@
 """`make up`: Docker Compose when an engine answers, else the native stack.
 
 Native stack: a real PostgreSQL (DATABASE_URL, or the embedded pgserver one under .data/),
-migrations, the API serving the built UI on :8000. Stdlib only.
+migrations, the API serving the built UI on :8000, and one runner agent per system whose
+toolchain is on this machine. `SERVICES` below is the single description of what runs; the
+compose file runs the same commands with the same variables (a test checks it). Stdlib only.
 """
 
 from __future__ import annotations
@@ -10,27 +12,71 @@ import os
 import secrets
 import shutil
 import signal
+import socket
 import subprocess
 import sys
 import time
+import tomllib
 import urllib.request
+from dataclasses import dataclass
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 BIN = ROOT / ".venv" / "bin"
-PORT = int(os.environ.get("BENCHDASH_PORT", "8000"))
+DATA = ROOT / ".data"
 
-# The native services; docker-compose.yml runs the same commands with the same variables.
-API_COMMAND = ["benchdash-server", "serve", "--host", "0.0.0.0", "--port", str(PORT)]
-MIGRATE_COMMAND = ["benchdash-server", "migrate"]
 API_ENV = (
     "DATABASE_URL",
     "BENCHDASH_SECRET_KEY",
+    "BENCHDASH_ENVIRONMENT",
     "BENCHDASH_ADMIN_USERNAME",
     "BENCHDASH_ADMIN_PASSWORD",
+    "BENCHDASH_AGENT_TOKEN",
     "BENCHDASH_PUBLIC_READ",
-    "BENCHDASH_ENVIRONMENT",
+    "BENCHDASH_HOST",
+    "BENCHDASH_PORT",
 )
+RUNNER_ENV = (
+    "DATABASE_URL",
+    "BENCHDASH_URL",
+    "BENCHDASH_TOKEN",
+    "BENCHDASH_HOST_ID",
+    "BENCHDASH_REPO",
+)
+
+
+@dataclass(frozen=True)
+class Service:
+    """One process of the product: its command, the variables it reads, its image."""
+
+    command: tuple[str, ...]
+    env: tuple[str, ...]
+    dockerfile: str
+
+
+def systems() -> dict[str, list[str]]:
+    """Systems with a runner manifest and a source folder → the commands their agents need."""
+    out = {}
+    for manifest in sorted((ROOT / "runners").glob("*/runner.toml")):
+        name = manifest.parent.name
+        if (ROOT / "systems" / name).is_dir():
+            out[name] = list(tomllib.loads(manifest.read_text()).get("requires", []))
+    return out
+
+
+def services() -> dict[str, Service]:
+    """Every service of the product, by its compose name."""
+    out = {
+        "migrate": Service(("benchdash-server", "migrate"), API_ENV, "backend/Dockerfile"),
+        "api": Service(
+            ("benchdash-server", "serve", "--no-migrate"), API_ENV, "backend/Dockerfile"
+        ),
+    }
+    for name in systems():
+        out[f"runner-{name}"] = Service(
+            ("benchdash-runner", "--system", name), RUNNER_ENV, f"runners/{name}/Dockerfile"
+        )
+    return out
 
 
 def docker_available() -> bool:
@@ -41,16 +87,42 @@ def docker_available() -> bool:
     return probe.returncode == 0
 
 
-def admin_password(env: dict[str, str]) -> str:
-    """The admin password from the environment, else one generated once and kept in .data/."""
-    if env.get("BENCHDASH_ADMIN_PASSWORD"):
-        return env["BENCHDASH_ADMIN_PASSWORD"]
-    path = ROOT / ".data" / "admin-password"
+def _kept_secret(name: str, make: list[str] | None = None) -> str:
+    """A secret generated once and kept in .data/ (mode 600)."""
+    path = DATA / name
     if not path.exists():
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(secrets.token_urlsafe(12) + "\n")
+        DATA.mkdir(parents=True, exist_ok=True)
+        value = (
+            subprocess.run(make, capture_output=True, text=True, check=True).stdout.strip()
+            if make
+            else secrets.token_urlsafe(16)
+        )
+        path.write_text(value + "\n")
         path.chmod(0o600)
     return path.read_text().strip()
+
+
+def native_env(port: int) -> dict[str, str]:
+    """The variables of the native services, with the same names Compose uses."""
+    env = dict(os.environ)
+    env["PATH"] = f"{BIN}{os.pathsep}{env.get('PATH', '')}"
+    env.setdefault("BENCHDASH_ADMIN_USERNAME", "admin")
+    env.setdefault("BENCHDASH_ADMIN_PASSWORD", _kept_secret("admin-password"))
+    env.setdefault("BENCHDASH_SECRET_KEY", _kept_secret("secret-key"))
+    token = _kept_secret("agent-token", [str(BIN / "benchdash-server"), "token", "generate"])
+    env.setdefault("BENCHDASH_AGENT_TOKEN", token)
+    env["BENCHDASH_TOKEN"] = env["BENCHDASH_AGENT_TOKEN"]
+    env["BENCHDASH_HOST"] = env.get("BENCHDASH_HOST", "0.0.0.0")
+    env["BENCHDASH_PORT"] = str(port)
+    env["BENCHDASH_URL"] = f"http://127.0.0.1:{port}"
+    env.setdefault("BENCHDASH_HOST_ID", socket.gethostname())
+    env["BENCHDASH_REPO"] = str(ROOT)
+    if not env.get("DATABASE_URL"):
+        url = subprocess.run(
+            [str(BIN / "benchdash-server"), "db-url"], capture_output=True, text=True, check=True
+        )
+        env["DATABASE_URL"] = url.stdout.strip()
+    return env
 
 
 def build_ui() -> None:
@@ -81,30 +153,41 @@ def wait_ready(url: str, proc: subprocess.Popen[bytes], timeout: float = 120) ->
 
 def native() -> int:
     """Run the native stack in the foreground until Ctrl-C."""
-    env = dict(os.environ)
-    env["PATH"] = f"{BIN}{os.pathsep}{env.get('PATH', '')}"
-    env["BENCHDASH_ADMIN_PASSWORD"] = admin_password(env)
-    env.setdefault("BENCHDASH_ADMIN_USERNAME", "admin")
-    where = "DATABASE_URL" if env.get("DATABASE_URL") else "embedded PostgreSQL in .data/pg"
+    port = int(os.environ.get("BENCHDASH_PORT", "8000"))
+    env = native_env(port)
+    where = "DATABASE_URL" if os.environ.get("DATABASE_URL") else "embedded PostgreSQL in .data/pg"
     print(f"database: {where}; migrating ...", flush=True)
-    subprocess.run(MIGRATE_COMMAND, env=env, check=True)
+    plan = services()
+    subprocess.run(plan["migrate"].command, env=env, check=True)
     build_ui()
-    children = [subprocess.Popen(API_COMMAND, env=env)]
-    url = f"http://localhost:{PORT}"
+    children = [subprocess.Popen(plan["api"].command, env=env)]
+    url = f"http://localhost:{port}"
     try:
         wait_ready(url, children[0])
-        user = env["BENCHDASH_ADMIN_USERNAME"]
+        started, skipped = [], []
+        for name, needs in systems().items():
+            missing = [cmd for cmd in needs if shutil.which(cmd) is None]
+            if missing:
+                skipped.append(f"{name} (needs {', '.join(missing)})")
+                continue
+            log = (DATA / f"agent-{name}.log").open("ab")
+            cmd = plan[f"runner-{name}"].command
+            children.append(subprocess.Popen(cmd, env=env, stdout=log, stderr=subprocess.STDOUT))
+            started.append(name)
         print(
             f"\nbenchdash is up: {url}/   (API docs {url}/api/docs)\n"
-            f"first login: user {user!r}, password in .data/admin-password "
-            "(or BENCHDASH_ADMIN_PASSWORD)\n"
+            f"first login: user {env['BENCHDASH_ADMIN_USERNAME']!r}, password in "
+            ".data/admin-password (or BENCHDASH_ADMIN_PASSWORD)\n"
+            f"runner agents: {', '.join(started) or 'none'}"
+            + (f"; not started: {', '.join(skipped)}" if skipped else "")
+            + " (logs in .data/agent-<system>.log)\n"
             "upload token: .venv/bin/benchdash-server token create --system uvhttp --scope upload\n"
             "demo data:    .venv/bin/benchdash-server demo\n",
             flush=True,
         )
-        while all(c.poll() is None for c in children):
+        while children[0].poll() is None:
             time.sleep(1)
-        return next(c.returncode for c in children if c.poll() is not None) or 0
+        return children[0].returncode or 0
     except KeyboardInterrupt:
         return 0
     finally:
@@ -113,7 +196,7 @@ def native() -> int:
                 c.send_signal(signal.SIGTERM)
         for c in children:
             try:
-                c.wait(timeout=10)
+                c.wait(timeout=15)
             except subprocess.TimeoutExpired:
                 c.kill()
 

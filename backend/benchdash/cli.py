@@ -26,20 +26,27 @@ def migrate() -> None:
     command.upgrade(_alembic_config(), "head")
 
 
-def _ensure_admin() -> None:
+def _bootstrap() -> None:
+    """The admin user and the agents' token from the environment (first start)."""
     settings = get_settings()
-    if not settings.admin_password:
-        return
     from benchdash.auth import service as auth_service
     from benchdash.db import transaction
 
     with transaction() as session:
-        auth_service.ensure_user(
-            session=session,
-            username=settings.admin_username,
-            password=settings.admin_password,
-            is_admin=True,
-        )
+        if settings.admin_password:
+            auth_service.ensure_user(
+                session=session,
+                username=settings.admin_username,
+                password=settings.admin_password,
+                is_admin=True,
+            )
+        if settings.agent_token:
+            auth_service.ensure_token(
+                session=session,
+                plain=settings.agent_token,
+                name="runner agents (BENCHDASH_AGENT_TOKEN)",
+                scopes=["upload", "trigger"],
+            )
 
 
 def require_schema() -> None:
@@ -66,7 +73,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     settings = get_settings()
     if not args.no_migrate:
         migrate()
-    _ensure_admin()
+    _bootstrap()
     host, port = args.host or settings.host, args.port or settings.port
     print(f"benchdash API and UI on http://{host}:{port}/  (API docs: /api/docs)", flush=True)
     uvicorn.run(
@@ -77,7 +84,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
 def cmd_migrate(_: argparse.Namespace) -> int:
     migrate()
-    _ensure_admin()
+    _bootstrap()
     print("schema at head")
     return 0
 
@@ -86,6 +93,13 @@ def cmd_db_url(_: argparse.Namespace) -> int:
     from benchdash.db import database_url
 
     print(database_url())
+    return 0
+
+
+def cmd_token_generate(_: argparse.Namespace) -> int:
+    from benchdash.auth import service as auth_service
+
+    print(auth_service.generate_plain())
     return 0
 
 
@@ -177,8 +191,8 @@ def parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="benchdash", description=__doc__)
     sub = p.add_subparsers(dest="command", required=True)
     s = sub.add_parser("serve", help="migrate, then serve the API and UI")
-    s.add_argument("--host")
-    s.add_argument("--port", type=int)
+    s.add_argument("--host", help="default BENCHDASH_HOST or 127.0.0.1")
+    s.add_argument("--port", type=int, help="default BENCHDASH_PORT or 8000")
     s.add_argument("--workers", type=int, default=1)
     s.add_argument("--no-migrate", action="store_true")
     s.set_defaults(func=cmd_serve)
@@ -195,6 +209,9 @@ def parser() -> argparse.ArgumentParser:
     )
     tc.add_argument("--name")
     tc.set_defaults(func=cmd_token)
+    t.add_parser(
+        "generate", help="print a new random token (not stored), e.g. for BENCHDASH_AGENT_TOKEN"
+    ).set_defaults(func=cmd_token_generate)
     u = sub.add_parser("user", help="users").add_subparsers(dest="action", required=True)
     uc = u.add_parser("create", help="create a user")
     uc.add_argument("--username", required=True)

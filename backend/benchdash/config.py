@@ -31,6 +31,10 @@ class Settings(BaseSettings):
     max_body_bytes: int = Field(5 * 1024 * 1024, description="Largest accepted request body")
     admin_username: str = Field("admin", description="Admin user created on first start")
     admin_password: str | None = Field(None, description="Admin password (first start only)")
+    agent_token: str | None = Field(
+        None,
+        description="Token the runner agents use (scopes upload + trigger), made valid at start",
+    )
     frontend_dist: Path = Field(REPO_ROOT / "frontend" / "dist", description="Built UI")
     heartbeat_timeout_s: float = Field(60.0, description="Fail active runs silent this long")
     reaper_interval_s: float = Field(10.0, description="How often to look for them (0: never)")

@@ -50,9 +50,8 @@ def create_token(
         raise InvalidInput(
             f"scopes must be among {', '.join(SCOPES)}; got {', '.join(scopes) or 'none'}"
         )
-    prefix = secrets.token_hex(6)
-    secret = secrets.token_urlsafe(32)
-    plain = f"{TOKEN_PREFIX}{prefix}_{secret}"
+    plain = generate_plain()
+    prefix = plain.split("_")[1]
     token = ApiToken(
         name=name,
         prefix=prefix,
@@ -63,6 +62,27 @@ def create_token(
     session.add(token)
     session.flush()
     return token, plain
+
+
+def ensure_token(*, session: Session, plain: str, name: str, scopes: Sequence[str]) -> ApiToken:
+    """Make a token given in the environment valid (agents' token in Compose and `make up`)."""
+    parts = plain.split("_")
+    if len(parts) < 3 or not plain.startswith(TOKEN_PREFIX) or len(parts[2]) < 20:
+        raise InvalidInput("BENCHDASH_AGENT_TOKEN must look like bd_<12 hex>_<secret of 20+ chars>")
+    token = session.scalar(select(ApiToken).where(ApiToken.prefix == parts[1]))
+    if token is None:
+        token = ApiToken(name=name, prefix=parts[1], token_hash="", systems=[])
+        session.add(token)
+    token.token_hash = _digest(plain)
+    token.scopes = sorted(set(scopes))
+    token.revoked_at = None
+    session.flush()
+    return token
+
+
+def generate_plain() -> str:
+    """A new random token in the bd_<prefix>_<secret> form (not stored)."""
+    return f"{TOKEN_PREFIX}{secrets.token_hex(6)}_{secrets.token_urlsafe(32)}"
 
 
 def verify_token(*, session: Session, plain: str) -> Principal:

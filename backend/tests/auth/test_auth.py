@@ -6,6 +6,7 @@ import os
 import subprocess
 import sys
 
+import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import create_engine, select, text
 from sqlalchemy.engine import Engine
@@ -13,6 +14,7 @@ from sqlalchemy.orm import Session
 
 from benchdash.auth import service as auth_service
 from benchdash.auth.models import ApiToken
+from benchdash.kit.errors import InvalidInput
 
 
 def test_token_is_stored_hashed(session: Session) -> None:
@@ -92,3 +94,18 @@ def test_cli_says_to_migrate_an_empty_database(engine: Engine) -> None:
         with admin.connect() as c:
             c.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
         admin.dispose()
+
+
+def test_agent_token_from_the_environment_is_made_valid(session: Session) -> None:
+    plain = auth_service.generate_plain()
+    first = auth_service.ensure_token(
+        session=session, plain=plain, name="agents", scopes=["upload", "trigger"]
+    )
+    again = auth_service.ensure_token(
+        session=session, plain=plain, name="agents", scopes=["upload", "trigger"]
+    )
+    assert first.id == again.id
+    who = auth_service.verify_token(session=session, plain=plain)
+    assert who.may("trigger", "cachex") and who.may("upload", "relay") and not who.may("admin")
+    with pytest.raises(InvalidInput, match="BENCHDASH_AGENT_TOKEN"):
+        auth_service.ensure_token(session=session, plain="secret", name="x", scopes=["upload"])
