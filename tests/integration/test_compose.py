@@ -1,0 +1,82 @@
+"""docker-compose.yml and the native launcher describe the same product (no Docker here)."""
+
+from __future__ import annotations
+
+import importlib.util
+import re
+import sys
+from typing import Any
+
+import yaml
+
+from tests.integration.conftest import ROOT
+
+
+def _launcher() -> Any:
+    spec = importlib.util.spec_from_file_location("up", ROOT / "scripts" / "up.py")
+    assert spec and spec.loader
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["up"] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+COMPOSE: dict[str, Any] = yaml.safe_load((ROOT / "docker-compose.yml").read_text())
+UP = _launcher()
+
+
+def test_every_native_service_is_in_compose_and_back() -> None:
+    native = UP.services()
+    compose = {k: v for k, v in COMPOSE["services"].items() if k != "db"}
+    assert set(compose) == set(native)
+    assert {f"runner-{s}" for s in UP.systems()} <= set(native)
+
+
+def test_commands_env_and_build_match() -> None:
+    for name, svc in UP.services().items():
+        spec = COMPOSE["services"][name]
+        assert tuple(spec["command"]) == svc.command, name
+        assert set(spec["environment"]) == set(svc.env), name
+        assert spec["build"]["context"] == "."
+        assert spec["build"]["dockerfile"] == svc.dockerfile
+        assert (ROOT / svc.dockerfile).is_file(), svc.dockerfile
+
+
+def test_dockerfiles_run_what_compose_runs() -> None:
+    for name, svc in UP.services().items():
+        text = (ROOT / svc.dockerfile).read_text()
+        if name.startswith("runner-"):
+            system = name.removeprefix("runner-")
+            assert f'CMD ["benchdash-runner", "--system", "{system}"]' in text
+            assert "COPY . /src" in text and "runners[agent]" in text
+            assert (ROOT / "runners" / system / "runner.toml").is_file()
+            assert (ROOT / "systems" / system).is_dir()
+        else:
+            assert "npm run build" in text and "benchdash-server" in text
+
+
+def test_db_is_postgres_16_with_volume_and_healthcheck() -> None:
+    db = COMPOSE["services"]["db"]
+    assert db["image"] == "postgres:16"
+    assert any(v.startswith("pgdata:") for v in db["volumes"]) and "pgdata" in COMPOSE["volumes"]
+    assert "pg_isready" in " ".join(db["healthcheck"]["test"])
+    assert COMPOSE["services"]["migrate"]["depends_on"]["db"]["condition"] == "service_healthy"
+
+
+def test_env_example_lists_every_variable() -> None:
+    example = (ROOT / ".env.example").read_text()
+    listed = set(re.findall(r"^([A-Z_]+)=", example, re.M))
+    used = {v for svc in UP.services().values() for v in svc.env}
+    compose_vars = set(re.findall(r"\$\{([A-Z_]+)", (ROOT / "docker-compose.yml").read_text()))
+    assert used | compose_vars <= listed, (used | compose_vars) - listed
+
+
+def test_settings_read_what_the_launcher_passes() -> None:
+    config = (ROOT / "backend" / "benchdash" / "config.py").read_text()
+    for var in UP.API_ENV:
+        if var.startswith("BENCHDASH_"):
+            field = var.removeprefix("BENCHDASH_").lower()
+            assert re.search(rf"^\s+{field}:", config, re.M), f"Settings lacks {field} ({var})"
+    agent = (ROOT / "runners" / "benchdash_runner" / "agent" / "worker.py").read_text()
+    for var in UP.RUNNER_ENV:
+        assert f'"{var}"' in agent, f"the agent does not read {var}"
