@@ -130,8 +130,8 @@ def build_ui() -> None:
     frontend = ROOT / "frontend"
     if not (frontend / "package.json").exists() or (frontend / "dist" / "index.html").exists():
         return
-    print("building the UI (npm ci && npm run build) ...", flush=True)
-    subprocess.run(["npm", "ci", "--no-audit", "--no-fund"], cwd=frontend, check=True)
+    print("building the UI (npm install && npm run build) ...", flush=True)
+    subprocess.run(["npm", "install", "--no-audit", "--no-fund"], cwd=frontend, check=True)
     subprocess.run(["npm", "run", "build"], cwd=frontend, check=True)
 
 

@@ -26,6 +26,7 @@ NEXT: dict[str, tuple[str, ...]] = {
     "uploading": ("failed", "cancelled", "timed_out"),
 }
 SHA_CHARS = set("0123456789abcdef")
+DETACHED_REFS = ("HEAD", "working-tree")
 MAX_LOG_LINES = 500
 
 
@@ -86,8 +87,10 @@ def trigger(
             errors=[{"loc": ["benchmarks"], "msg": "unknown benchmark"}],
         )
     is_sha = 7 <= len(ref) <= 40 and set(ref) <= SHA_CHARS
+    # A branch name is its own branch; a commit (or HEAD) is charted on main unless told.
+    default_branch = "main" if is_sha or ref in DETACHED_REFS else ref
     br = system_service.ensure_branch(
-        session=session, system_id=row.id, name=branch or ("main" if is_sha else ref)
+        session=session, system_id=row.id, name=branch or default_branch
     )
     run = Run(
         system_id=row.id,

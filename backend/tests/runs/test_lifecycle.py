@@ -50,6 +50,9 @@ def test_trigger_queues_a_job_on_the_system_queue(client: TestClient, session: S
     _, trig = _setup(client, session)
     run = _trigger(client, trig, profile="quick", benchmarks=["cloud"])
     assert run["status"] == "queued" and run["ref"] == "main" and run["branch"] == "main"
+    assert _trigger(client, trig, ref="HEAD")["branch"] == "main"
+    assert _trigger(client, trig, ref="feature/x")["branch"] == "feature/x"
+    assert _trigger(client, trig, ref="9f1c2e7")["branch"] == "main"
     job = session.execute(
         text(
             "SELECT queue_name, task_name, args, status FROM procrastinate_jobs "

@@ -1,0 +1,66 @@
+import {
+  Bar,
+  BarChart,
+  CartesianGrid,
+  Cell,
+  ReferenceLine,
+  ResponsiveContainer,
+  Tooltip,
+  XAxis,
+  YAxis,
+} from "recharts";
+import { formatChange } from "@/lib/format";
+import { LEVELS, toLevel } from "@/lib/verdict";
+
+export interface ChangeBar {
+  label: string;
+  change_pct: number | null;
+  level: string | null;
+}
+
+/** Horizontal bars of each row's change (positive = worse), coloured and labelled by verdict. */
+export function ChangeBarChart({ rows }: { rows: readonly ChangeBar[] }) {
+  const data = rows
+    .filter((r) => r.change_pct !== null)
+    .map((r) => ({ ...r, change: r.change_pct as number, verdict: LEVELS[toLevel(r.level)].label }));
+  if (!data.length) return null;
+  const height = Math.max(120, data.length * 28 + 40);
+  return (
+    <div className="bar-chart" data-testid="change-bars">
+      <ResponsiveContainer width="100%" height={height}>
+        <BarChart data={data} layout="vertical" margin={{ top: 4, right: 72, bottom: 4, left: 8 }}>
+          <CartesianGrid stroke="var(--grid)" horizontal={false} />
+          <XAxis
+            type="number"
+            tickFormatter={(v: number) => formatChange(v)}
+            tick={{ fontSize: 11, fill: "var(--muted)" }}
+          />
+          <YAxis
+            type="category"
+            dataKey="label"
+            width={320}
+            tick={{ fontSize: 11, fill: "var(--text)" }}
+            interval={0}
+          />
+          <ReferenceLine x={0} stroke="var(--border-strong)" />
+          <Tooltip
+            isAnimationActive={false}
+            formatter={(value, _name, item) => [
+              `${formatChange(Number(value))} (${String(item.payload.verdict)})`,
+              "change, + is worse",
+            ]}
+          />
+          <Bar
+            dataKey="change"
+            isAnimationActive={false}
+            label={{ position: "right", fontSize: 11, formatter: (v: unknown) => formatChange(Number(v)) }}
+          >
+            {data.map((d, i) => (
+              <Cell key={i} fill={LEVELS[toLevel(d.level)].color} />
+            ))}
+          </Bar>
+        </BarChart>
+      </ResponsiveContainer>
+    </div>
+  );
+}

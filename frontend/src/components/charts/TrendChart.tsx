@@ -1,0 +1,143 @@
+import { useMemo, useRef } from "react";
+import { Area, Brush, CartesianGrid, ComposedChart, Line, Tooltip, XAxis, YAxis } from "recharts";
+import { trendDot } from "@/components/charts/TrendDot";
+import { TrendTooltip } from "@/components/charts/TrendTooltip";
+import { usePaintMark } from "@/components/charts/usePaintMark";
+import { nearestByTime, prepareTrend, shortDate, type TrendPoint } from "@/components/charts/trendData";
+import { digitsForStep, formatValue } from "@/lib/format";
+
+interface TrendChartProps {
+  points: readonly TrendPoint[];
+  unit: string;
+  direction: string;
+  warnThreshold: number;
+  failThreshold: number;
+  branch: string;
+  /** Names the chart in the page's paint log (window.__benchdashPaint) used by the e2e timing. */
+  paintKey: string;
+  onPointClick: (runId: number) => void;
+  height?: number;
+}
+
+/** A series over time: value line, min–max band, baseline, warn/fail zones and verdict markers. */
+export function TrendChart(props: TrendChartProps) {
+  const {
+    points,
+    unit,
+    direction,
+    warnThreshold,
+    failThreshold,
+    branch,
+    paintKey,
+    onPointClick,
+    height = 230,
+  } = props;
+  const { data, domain, ticks, xTicks } = useMemo(
+    () => prepareTrend(points, { direction, warn: warnThreshold, fail: failThreshold }),
+    [points, direction, warnThreshold, failThreshold],
+  );
+  const ref = useRef<HTMLDivElement>(null);
+  const tickDigits = digitsForStep(domain[1], ticks.length > 1 ? ticks[1]! - ticks[0]! : 0);
+  const showOk = data.length <= 120;
+
+  usePaintMark(ref, paintKey, ".recharts-line-curve");
+  const renderDot = useMemo(() => trendDot({ unit, showOk, onPointClick }), [unit, showOk, onPointClick]);
+
+  return (
+    <div ref={ref} className="trend-chart" data-points={data.length}>
+      <ComposedChart
+        responsive
+        style={{ width: "100%", height, cursor: "pointer" }}
+        data={data}
+        margin={{ top: 8, right: 12, bottom: 0, left: 4 }}
+        onClick={(state) => {
+          const x = typeof state?.activeLabel === "number" ? state.activeLabel : Number(state?.activeLabel);
+          const hit = Number.isFinite(x) ? nearestByTime(data, x) : data[Number(state?.activeTooltipIndex)];
+          if (hit) onPointClick(hit.run_id);
+        }}
+      >
+        <CartesianGrid
+          stroke="var(--grid)"
+          vertical={false}
+          verticalCoordinatesGenerator={() => []}
+          // Grid lines on our own ticks: Recharts' default measures every tick label's text first.
+          horizontalCoordinatesGenerator={({ offset }) =>
+            ticks.map(
+              (t) =>
+                (offset.top ?? 0) +
+                (1 - (t - domain[0]) / (domain[1] - domain[0] || 1)) * (offset.height ?? 0),
+            )
+          }
+        />
+        <XAxis
+          dataKey="x"
+          type="number"
+          scale="time"
+          domain={["dataMin", "dataMax"]}
+          ticks={xTicks}
+          interval={0}
+          tickFormatter={shortDate}
+          tick={{ fontSize: 11, fill: "var(--muted)" }}
+          stroke="var(--border)"
+        />
+        <YAxis
+          domain={domain}
+          ticks={ticks}
+          interval={0}
+          allowDataOverflow
+          tickFormatter={(v: number) => formatValue(v, unit, tickDigits)}
+          tick={{ fontSize: 11, fill: "var(--muted)" }}
+          stroke="var(--border)"
+          width={72}
+        />
+        <Tooltip content={<TrendTooltip unit={unit} branch={branch} />} isAnimationActive={false} />
+        <Area
+          dataKey="failBand"
+          stroke="none"
+          fill="var(--fail-zone)"
+          isAnimationActive={false}
+          connectNulls={false}
+          activeDot={false}
+          type="stepAfter"
+        />
+        <Area
+          dataKey="warnBand"
+          stroke="none"
+          fill="var(--warn-zone)"
+          isAnimationActive={false}
+          connectNulls={false}
+          activeDot={false}
+          type="stepAfter"
+        />
+        <Area dataKey="range" stroke="none" fill="var(--range)" isAnimationActive={false} activeDot={false} />
+        <Line
+          dataKey="baseline"
+          stroke="var(--baseline)"
+          strokeDasharray="5 4"
+          strokeWidth={1.5}
+          dot={false}
+          activeDot={false}
+          type="stepAfter"
+          isAnimationActive={false}
+        />
+        <Line
+          dataKey="value"
+          stroke="var(--accent)"
+          strokeWidth={1.8}
+          dot={renderDot}
+          activeDot={{ r: 5 }}
+          isAnimationActive={false}
+        />
+        {data.length > 12 ? (
+          <Brush
+            dataKey="x"
+            height={18}
+            travellerWidth={8}
+            stroke="var(--border-strong)"
+            tickFormatter={shortDate}
+          />
+        ) : null}
+      </ComposedChart>
+    </div>
+  );
+}

@@ -1,0 +1,120 @@
+import { useMemo, useState } from "react";
+import { Empty } from "@/components/ui/States";
+import { isRegression } from "@/lib/verdict";
+import { MeasurementRow } from "@/features/run/components/MeasurementRow";
+import {
+  selectMeasurements,
+  type Measurement,
+  type MeasurementView,
+  type SortKey,
+} from "@/features/run/hooks/measurementView";
+
+interface MeasurementTableProps {
+  rows: readonly Measurement[];
+  view: MeasurementView;
+  onView: (patch: Partial<MeasurementView>) => void;
+}
+
+const COLUMNS: { key: SortKey | null; label: string; num?: boolean }[] = [
+  { key: null, label: "" },
+  { key: "benchmark", label: "Benchmark" },
+  { key: "metric", label: "Metric" },
+  { key: null, label: "Value", num: true },
+  { key: null, label: "Baseline", num: true },
+  { key: "change", label: "Change", num: true },
+  { key: "verdict", label: "Verdict" },
+  { key: "p", label: "p-value", num: true },
+];
+
+/** Every measurement of a run: sortable, filterable, samples on expand. */
+export function MeasurementTable({ rows, view, onView }: MeasurementTableProps) {
+  const shown = useMemo(() => selectMeasurements(rows, view), [rows, view]);
+  const [open, setOpen] = useState<ReadonlySet<number>>(new Set());
+  const regressions = rows.filter((m) => isRegression(m.level)).length;
+  const toggle = (id: number) =>
+    setOpen((prev) => {
+      const next = new Set(prev);
+      if (next.has(id)) next.delete(id);
+      else next.add(id);
+      return next;
+    });
+  const sortBy = (key: SortKey) =>
+    onView({ sort: key, dir: view.sort === key && view.dir === "desc" ? "asc" : "desc" });
+
+  return (
+    <section className="section">
+      <div className="table-controls">
+        <h2 className="section-title">Measurements</h2>
+        <label className="check">
+          <input
+            type="checkbox"
+            checked={view.onlyRegressions}
+            onChange={(e) => onView({ onlyRegressions: e.target.checked })}
+          />
+          Only regressions ({regressions})
+        </label>
+        <input
+          type="search"
+          className="search"
+          placeholder="Filter by benchmark, metric or verdict"
+          aria-label="Filter measurements"
+          value={view.query}
+          onChange={(e) => onView({ query: e.target.value })}
+        />
+        <span className="muted small" data-testid="row-count">
+          {shown.length} of {rows.length}
+        </span>
+      </div>
+      {shown.length === 0 ? (
+        <Empty title={rows.length ? "No measurement matches" : "This run has no measurements"}>
+          {rows.length
+            ? "Clear the filters to see every measurement."
+            : "Results appear here once the run uploads them."}
+        </Empty>
+      ) : (
+        <div className="table-wrap">
+          <table className="table" data-testid="measurements">
+            <thead>
+              <tr>
+                {COLUMNS.map((c, i) => (
+                  <th
+                    key={i}
+                    className={c.num ? "num" : undefined}
+                    aria-sort={
+                      c.key && view.sort === c.key
+                        ? view.dir === "asc"
+                          ? "ascending"
+                          : "descending"
+                        : undefined
+                    }
+                  >
+                    {c.key ? (
+                      <button type="button" className="sort" onClick={() => sortBy(c.key as SortKey)}>
+                        {c.label}
+                        <span aria-hidden="true">
+                          {view.sort === c.key ? (view.dir === "asc" ? " ▲" : " ▼") : ""}
+                        </span>
+                      </button>
+                    ) : (
+                      c.label
+                    )}
+                  </th>
+                ))}
+              </tr>
+            </thead>
+            <tbody>
+              {shown.map((m) => (
+                <MeasurementRow
+                  key={m.measurement_id}
+                  m={m}
+                  expanded={open.has(m.measurement_id)}
+                  onToggle={() => toggle(m.measurement_id)}
+                />
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </section>
+  );
+}

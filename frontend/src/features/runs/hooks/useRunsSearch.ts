@@ -1,0 +1,33 @@
+import { useSearchParams } from "react-router";
+import type { RunsFilter } from "@/features/runs/api/getRuns";
+
+export const STATES = [
+  "queued",
+  "building",
+  "running",
+  "uploading",
+  "completed",
+  "failed",
+  "cancelled",
+  "timed_out",
+];
+
+/** The runs list's filters live in the URL (?status=&system=&offset=). */
+export function useRunsSearch(): [RunsFilter, (patch: Partial<RunsFilter>) => void] {
+  const [params, setParams] = useSearchParams();
+  const status = params.get("status");
+  const filter: RunsFilter = {
+    status: status && STATES.includes(status) ? status : null,
+    system: params.get("system"),
+    offset: Math.max(0, Number(params.get("offset")) || 0),
+  };
+  const update = (patch: Partial<RunsFilter>) => {
+    const next = { ...filter, offset: 0, ...patch };
+    const out = new URLSearchParams();
+    if (next.status) out.set("status", next.status);
+    if (next.system) out.set("system", next.system);
+    if (next.offset) out.set("offset", String(next.offset));
+    setParams(out);
+  };
+  return [filter, update];
+}

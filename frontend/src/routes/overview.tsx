@@ -1,0 +1,5 @@
+import { OverviewPage } from "@/features/overview/components/OverviewPage";
+
+export function OverviewRoute() {
+  return <OverviewPage />;
+}
