@@ -57,15 +57,12 @@ def optional_principal(request: Request, session: SessionDep) -> auth_service.Pr
 OptionalPrincipal = Annotated[auth_service.Principal | None, Depends(optional_principal)]
 
 
-def current_user(request: Request, session: SessionDep) -> User:
-    """The signed-in user, or 401."""
-    user = _user_from_cookie(request, session)
-    if user is None:
-        raise Unauthorized("not signed in")
-    return user
+def optional_user(request: Request, session: SessionDep) -> User | None:
+    """The signed-in user, or None."""
+    return _user_from_cookie(request, session)
 
 
-CurrentUser = Annotated[User, Depends(current_user)]
+OptionalUser = Annotated[User | None, Depends(optional_user)]
 
 
 def reader(principal: OptionalPrincipal) -> None:

@@ -10,7 +10,7 @@ from benchdash.config import get_settings
 from benchdash.deps import (
     SESSION_COOKIE,
     SESSION_MAX_AGE,
-    CurrentUser,
+    OptionalUser,
     SessionDep,
     session_serializer,
 )
@@ -43,7 +43,7 @@ def logout(response: Response) -> None:
     response.delete_cookie(SESSION_COOKIE, path="/")
 
 
-@router.get("/me", response_model=UserRead)
-def read_me(user: CurrentUser) -> UserRead:
-    """The signed-in user, or 401."""
-    return UserRead(username=user.username, is_admin=user.is_admin)
+@router.get("/me", response_model=UserRead | None)
+def read_me(user: OptionalUser) -> UserRead | None:
+    """The signed-in user, or null when nobody is signed in."""
+    return UserRead(username=user.username, is_admin=user.is_admin) if user else None

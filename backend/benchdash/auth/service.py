@@ -51,7 +51,7 @@ def create_token(
             f"scopes must be among {', '.join(SCOPES)}; got {', '.join(scopes) or 'none'}"
         )
     plain = generate_plain()
-    prefix = plain.split("_")[1]
+    prefix = plain.split("_", 2)[1]
     token = ApiToken(
         name=name,
         prefix=prefix,
@@ -66,7 +66,7 @@ def create_token(
 
 def ensure_token(*, session: Session, plain: str, name: str, scopes: Sequence[str]) -> ApiToken:
     """Make a token given in the environment valid (agents' token in Compose and `make up`)."""
-    parts = plain.split("_")
+    parts = plain.split("_", 2)
     if len(parts) < 3 or not plain.startswith(TOKEN_PREFIX) or len(parts[2]) < 20:
         raise InvalidInput("BENCHDASH_AGENT_TOKEN must look like bd_<12 hex>_<secret of 20+ chars>")
     token = session.scalar(select(ApiToken).where(ApiToken.prefix == parts[1]))
@@ -87,7 +87,7 @@ def generate_plain() -> str:
 
 def verify_token(*, session: Session, plain: str) -> Principal:
     """Resolve a bearer token to a principal, comparing hashes in constant time."""
-    parts = plain.split("_")
+    parts = plain.split("_", 2)
     if len(parts) < 3 or not plain.startswith(TOKEN_PREFIX):
         raise Unauthorized("the token is malformed: expected bd_<prefix>_<secret>")
     token = session.scalar(select(ApiToken).where(ApiToken.prefix == parts[1]))

@@ -29,6 +29,7 @@ def read_series(
     benchmark_id: int | None = None,
     since: Annotated[datetime | None, Query(alias="from")] = None,
     until: Annotated[datetime | None, Query(alias="to")] = None,
+    profile: Annotated[str | None, Query(description="Only runs of this profile")] = None,
     max_points: Annotated[int, Query(ge=10, le=20_000)] = 1000,
 ) -> SeriesRead:
     """Points of one series, oldest first.
@@ -49,5 +50,6 @@ def read_series(
         benchmark_id=benchmark_id,
         since=since,
         until=until,
+        profile=profile,
         max_points=max_points,
     )

@@ -64,6 +64,7 @@ def read(
     benchmark_id: int | None = None,
     since: datetime | None = None,
     until: datetime | None = None,
+    profile: str | None = None,
     max_points: int = 1000,
 ) -> SeriesRead:
     """The points of one series in time order, downsampled to about `max_points`."""
@@ -123,6 +124,8 @@ def read(
         q = q.where(Run.started_at >= since)
     if until is not None:
         q = q.where(Run.started_at <= until)
+    if profile is not None:
+        q = q.where(Run.profile == profile)
     rows = session.execute(q).all()
     total = len(rows)
     if total > max_points:

@@ -29,6 +29,7 @@ def test_token_is_stored_hashed(session: Session) -> None:
 def test_login_sets_a_strict_httponly_cookie(client: TestClient, session: Session) -> None:
     auth_service.ensure_user(session=session, username="ada", password="s3cret-pass", is_admin=True)
     session.flush()
+    assert client.get("/api/v1/auth/me").json() is None
     assert (
         client.post("/api/v1/auth/login", json={"username": "ada", "password": "nope"}).status_code
         == 401
@@ -109,3 +110,9 @@ def test_agent_token_from_the_environment_is_made_valid(session: Session) -> Non
     assert who.may("trigger", "cachex") and who.may("upload", "relay") and not who.may("admin")
     with pytest.raises(InvalidInput, match="BENCHDASH_AGENT_TOKEN"):
         auth_service.ensure_token(session=session, plain="secret", name="x", scopes=["upload"])
+
+
+def test_secrets_may_contain_underscores(session: Session) -> None:
+    plain = "bd_0123456789ab_" + "x_y-" * 10  # token_urlsafe draws '_' too
+    auth_service.ensure_token(session=session, plain=plain, name="u", scopes=["upload"])
+    assert auth_service.verify_token(session=session, plain=plain).may("upload", "any")

@@ -92,3 +92,21 @@ def test_time_filter(client: TestClient, session: Session) -> None:
         },
     )
     assert [p["commit"] for p in r.json()["points"]] == [f"{120:07x}", f"{180:07x}"]
+
+
+def test_profile_filter(client: TestClient, session: Session) -> None:
+    headers = auth(token(session, "uvhttp"))
+    for i, profile in enumerate(["quick", "standard", "quick"]):
+        doc = document(metric(value=100.0 + i), at=i)
+        doc["run"]["profile"] = profile
+        post(client, headers, doc)
+    r = client.get(
+        "/api/v1/series",
+        params={
+            "system": "uvhttp",
+            "benchmark": "medium_concurrency",
+            "metric": "requests_per_second",
+            "profile": "quick",
+        },
+    )
+    assert [p["value"] for p in r.json()["points"]] == [100.0, 102.0]

@@ -93,7 +93,7 @@ export interface paths {
         };
         /**
          * Read Me
-         * @description The signed-in user, or 401.
+         * @description The signed-in user, or null when nobody is signed in.
          */
         get: operations["auth-read_me"];
         put?: never;
@@ -1672,7 +1672,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["UserRead"];
+                    "application/json": components["schemas"]["UserRead"] | null;
                 };
             };
             /** @description Bad request */
@@ -2524,6 +2524,8 @@ export interface operations {
                 benchmark_id?: number | null;
                 from?: string | null;
                 to?: string | null;
+                /** @description Only runs of this profile */
+                profile?: string | null;
                 max_points?: number;
             };
             header?: never;

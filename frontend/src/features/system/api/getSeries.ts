@@ -15,6 +15,8 @@ export interface SeriesKey {
   testbed: string | null;
   from: string | null;
   to: string | null;
+  /** Only runs of this profile (filtered on the server, before downsampling). */
+  profile: string | null;
 }
 
 export const getSeries = (k: SeriesKey) =>
@@ -30,6 +32,7 @@ export const getSeries = (k: SeriesKey) =>
           testbed: k.testbed,
           from: k.from,
           to: k.to,
+          profile: k.profile,
           max_points: MAX_POINTS,
         },
       },

@@ -7,21 +7,13 @@ interface BenchmarkGroupProps {
   benchmark: Schemas["BenchmarkRead"];
   metrics: readonly Schemas["MetricRead"][];
   base: Omit<SeriesKey, "benchmark" | "benchmarkId" | "metric">;
-  allowedRuns: ReadonlySet<number> | null;
   focusMetric: string | null;
   /** No other benchmark of the system has this name, so the name alone picks its series. */
   unique: boolean;
 }
 
 /** Every metric's trend for one benchmark (name + parameters). */
-export function BenchmarkGroup({
-  benchmark,
-  metrics,
-  base,
-  allowedRuns,
-  focusMetric,
-  unique,
-}: BenchmarkGroupProps) {
+export function BenchmarkGroup({ benchmark, metrics, base, focusMetric, unique }: BenchmarkGroupProps) {
   const params = formatParameters(benchmark.parameters);
   return (
     <section className="bench-group" data-testid="benchmark-group">
@@ -40,7 +32,6 @@ export function BenchmarkGroup({
               metric: m.name,
             }}
             metric={m}
-            allowedRuns={allowedRuns}
             focused={focusMetric === m.name}
           />
         ))}

@@ -11,7 +11,6 @@ interface SeriesCardProps {
   seriesKey: SeriesKey;
   metric: Schemas["MetricRead"];
   /** Runs of the chosen profile; null shows every run. */
-  allowedRuns: ReadonlySet<number> | null;
   focused: boolean;
   /** The card's heading; the metric's name unless given (one-metric systems name the benchmark). */
   title?: ReactNode;
@@ -23,15 +22,12 @@ const trendChart = lazyModule(() => import("@/components/charts/TrendChart"));
 void trendChart.preload();
 
 /** One benchmark × metric trend, with its latest value and verdict. */
-export function SeriesCard({ seriesKey, metric, allowedRuns, focused, title }: SeriesCardProps) {
+export function SeriesCard({ seriesKey, metric, focused, title }: SeriesCardProps) {
   const series = useSeries(seriesKey);
   const TrendChart = trendChart.useModule()?.TrendChart;
   const navigate = useNavigate();
   const ref = useRef<HTMLElement>(null);
-  const points = useMemo(() => {
-    const all = series.data?.points ?? [];
-    return allowedRuns ? all.filter((p) => allowedRuns.has(p.run_id)) : all;
-  }, [series.data, allowedRuns]);
+  const points = useMemo(() => series.data?.points ?? [], [series.data]);
   const loaded = series.isSuccess;
 
   useEffect(() => {

@@ -42,21 +42,25 @@ export function SystemPage({ slug, search, onSearch }: SystemPageProps) {
   const [profileWanted, setProfileWanted] = useState(false);
   const system = useSystem(slug);
   const [from, to] = useMemo(() => timeWindow(search), [search]);
-  const base = { system: slug, branch: search.branch, testbed: search.testbed, from, to };
+  const base = {
+    system: slug,
+    branch: search.branch,
+    testbed: search.testbed,
+    from,
+    to,
+    profile: search.profile,
+  };
   usePrefetchSeries(
     search.benchmark && search.metric
       ? { ...base, benchmark: search.benchmark, benchmarkId: null, metric: search.metric }
       : null,
   );
   const runs = useSystemRuns(slug, search.branch, Boolean(search.profile) || profileWanted);
-  const { profiles, allowedRuns } = useMemo(() => {
+  // The profile filter's options: the profiles of recent runs (the series are filtered on the server).
+  const profiles = useMemo(() => {
     const items = runs.data?.items ?? [];
-    const names = [...new Set(items.map((r) => r.profile).filter((p): p is string => Boolean(p)))].sort();
-    const allowed = search.profile
-      ? new Set(items.filter((r) => r.profile === search.profile).map((r) => r.id))
-      : null;
-    return { profiles: names, allowedRuns: allowed };
-  }, [runs.data, search.profile]);
+    return [...new Set(items.map((r) => r.profile).filter((p): p is string => Boolean(p)))].sort();
+  }, [runs.data]);
 
   if (system.isPending) return <Loading label="Loading system…" />;
   if (system.isError) return <ErrorState error={system.error} onRetry={() => void system.refetch()} />;
@@ -140,7 +144,6 @@ export function SystemPage({ slug, search, onSearch }: SystemPageProps) {
                 metric: s.metrics[0]!.name,
               }}
               metric={s.metrics[0]!}
-              allowedRuns={allowedRuns}
               focused={b.id === focusId && (!search.metric || search.metric === s.metrics[0]!.name)}
               title={
                 <>
@@ -161,7 +164,6 @@ export function SystemPage({ slug, search, onSearch }: SystemPageProps) {
             metrics={s.metrics}
             base={base}
             unique={nameCount.get(b.name) === 1}
-            allowedRuns={allowedRuns}
             focusMetric={b.id === focusId ? search.metric : null}
           />
         ))
