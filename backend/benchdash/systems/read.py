@@ -108,6 +108,16 @@ def detail(*, session: Session, slug: str) -> SystemDetail:
         .group_by(Testbed.name)
         .order_by(Testbed.name)
     ).all()
+    measured: dict[int, list[str]] = {}
+    pairs = session.execute(
+        select(Measurement.benchmark_id, Metric.name)
+        .join(Metric, Metric.id == Measurement.metric_id)
+        .where(Metric.system_id == system.id)
+        .distinct()
+        .order_by(Metric.name)
+    ).all()
+    for bench_id, metric_name in pairs:
+        measured.setdefault(bench_id, []).append(metric_name)
     base = card(session=session, system=system)
     nxt = manifest.next_scheduled(system)
     return SystemDetail(
@@ -116,7 +126,10 @@ def detail(*, session: Session, slug: str) -> SystemDetail:
         next_scheduled_at=nxt[0] if nxt else None,
         next_scheduled_profile=nxt[1] if nxt else None,
         benchmarks=[
-            BenchmarkRead(id=b.id, name=b.name, parameters=b.parameters) for b in benchmarks
+            BenchmarkRead(
+                id=b.id, name=b.name, parameters=b.parameters, metrics=measured.get(b.id, [])
+            )
+            for b in benchmarks
         ],
         metrics=[
             MetricRead(

@@ -17,6 +17,7 @@ class BenchmarkRead(BaseModel):
     id: int
     name: str
     parameters: dict[str, Any]
+    metrics: list[str] = Field(default_factory=list, description="Metrics measured for it.")
 
 
 class MetricRead(BaseModel):

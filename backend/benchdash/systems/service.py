@@ -11,6 +11,7 @@ from sqlalchemy import func, select
 from sqlalchemy.dialects.postgresql import insert
 from sqlalchemy.orm import Session
 
+from benchdash.db import utcnow
 from benchdash.kit.errors import InvalidInput, NotFound
 from benchdash.systems.models import Benchmark, Branch, Metric, System, Testbed
 
@@ -85,22 +86,36 @@ def ensure_testbed(*, session: Session, name: str | None, environment: dict[str,
 def ensure_benchmarks(
     *, session: Session, system_id: int, variants: Sequence[tuple[str, dict[str, Any]]]
 ) -> dict[tuple[str, str], Benchmark]:
-    """Get or create every (name, parameters) variant; keyed by (name, params_key)."""
-    rows = [
-        {"system_id": system_id, "name": n, "parameters": p, "params_key": params_key(p)}
-        for n, p in variants
-    ]
-    if rows:
+    """Get or create every (name, parameters) variant; keyed by (name, params_key).
+
+    Known variants cost one SELECT; only missing ones are inserted (race-safe).
+    """
+    wanted = {(n, params_key(p)): p for n, p in variants}
+
+    def load() -> dict[tuple[str, str], Benchmark]:
+        found = session.scalars(
+            select(Benchmark).where(
+                Benchmark.system_id == system_id,
+                Benchmark.name.in_({n for n, _ in wanted}),
+            )
+        ).all()
+        return {(b.name, b.params_key): b for b in found}
+
+    have = load()
+    missing = [k for k in wanted if k not in have]
+    if missing:
         session.execute(
-            insert(Benchmark)
-            .values([{**r, "created_at": func.now()} for r in rows])
-            .on_conflict_do_nothing(index_elements=["system_id", "name", "params_key"])
+            insert(Benchmark).on_conflict_do_nothing(
+                index_elements=["system_id", "name", "params_key"]
+            ),
+            [
+                {"system_id": system_id, "name": n, "parameters": wanted[(n, k)], "params_key": k,
+                 "created_at": utcnow()}
+                for n, k in missing
+            ],
         )
-    names = {r["name"] for r in rows}
-    found = session.scalars(
-        select(Benchmark).where(Benchmark.system_id == system_id, Benchmark.name.in_(names))
-    ).all()
-    return {(b.name, b.params_key): b for b in found}
+        have = load()
+    return have
 
 
 def ensure_metrics(
@@ -111,21 +126,25 @@ def ensure_metrics(
     Thresholds are never taken from a document: new metrics get the defaults, and the
     manifest or an admin changes them.
     """
-    if declared:
+
+    def load() -> dict[str, Metric]:
+        found = session.scalars(
+            select(Metric).where(Metric.system_id == system_id, Metric.name.in_(declared))
+        ).all()
+        return {m.name: m for m in found}
+
+    metrics = load()
+    missing = [n for n in declared if n not in metrics]
+    if missing:
         session.execute(
-            insert(Metric)
-            .values(
-                [
-                    {"system_id": system_id, "name": n, "unit": u, "direction": d}
-                    for n, (u, d) in declared.items()
-                ]
-            )
-            .on_conflict_do_nothing(index_elements=["system_id", "name"])
+            insert(Metric).on_conflict_do_nothing(index_elements=["system_id", "name"]),
+            [
+                {"system_id": system_id, "name": n, "unit": declared[n][0],
+                 "direction": declared[n][1], "warn_threshold": 5.0, "fail_threshold": 10.0}
+                for n in missing
+            ],
         )
-    found = session.scalars(
-        select(Metric).where(Metric.system_id == system_id, Metric.name.in_(declared))
-    ).all()
-    metrics = {m.name: m for m in found}
+        metrics = load()
     for name, (unit, direction) in declared.items():
         m = metrics[name]
         if (m.unit, m.direction) != (unit, direction):

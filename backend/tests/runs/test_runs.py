@@ -80,3 +80,23 @@ def test_series_url_tells_parameter_sets_apart(client: TestClient, session: Sess
         },
     )
     assert series.status_code == 200 and series.json()["parameters"] == {"n": 100}
+
+
+def test_system_detail_lists_the_metrics_each_benchmark_has(
+    client: TestClient, session: Session
+) -> None:
+    h = auth(token(session, "uvhttp"))
+    post(
+        client,
+        h,
+        document(
+            metric(value=1.0),
+            metric("latency_ms", "ms", "lower_is_better", value=2.0),
+            benchmark="a",
+            at=0,
+        ),
+    )
+    post(client, h, document(metric(value=1.0), benchmark="b", at=1))
+    detail = client.get("/api/v1/systems/uvhttp").json()
+    by = {b["name"]: b["metrics"] for b in detail["benchmarks"]}
+    assert by == {"a": ["latency_ms", "requests_per_second"], "b": ["requests_per_second"]}

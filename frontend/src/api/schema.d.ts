@@ -481,6 +481,11 @@ export interface components {
         BenchmarkRead: {
             /** Id */
             id: number;
+            /**
+             * Metrics
+             * @description Metrics measured for it.
+             */
+            metrics?: string[];
             /** Name */
             name: string;
             /** Parameters */

@@ -15,6 +15,9 @@ interface BenchmarkGroupProps {
 /** Every metric's trend for one benchmark (name + parameters). */
 export function BenchmarkGroup({ benchmark, metrics, base, focusMetric, unique }: BenchmarkGroupProps) {
   const params = formatParameters(benchmark.parameters);
+  // Only the metrics this benchmark has measurements of (the API lists them per benchmark).
+  const measured = benchmark.metrics ?? [];
+  const shown = measured.length ? metrics.filter((m) => measured.includes(m.name)) : metrics;
   return (
     <section className="bench-group" data-testid="benchmark-group">
       <h2 className="bench-title">
@@ -22,7 +25,7 @@ export function BenchmarkGroup({ benchmark, metrics, base, focusMetric, unique }
         {params ? <span className="bench-params">{params}</span> : null}
       </h2>
       <div className="chart-grid">
-        {metrics.map((m) => (
+        {shown.map((m) => (
           <SeriesCard
             key={m.name}
             seriesKey={{
