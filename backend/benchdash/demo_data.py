@@ -6,7 +6,9 @@ from typing import Any
 
 H, L = "higher_is_better", "lower_is_better"
 
-# slug → (name, language, description, headline (benchmark, metric), benchmarks)
+# slug → (name, language, description, headline (benchmark, metric), benchmarks). Metric names
+# and units of the built systems (cachex, relay) are those of their runner manifests, so the
+# demo and real runs share series definitions.
 # benchmark: (name, parameters, [(metric, unit, direction, seed value)])
 SYSTEMS: dict[str, dict[str, Any]] = {
     "uvhttp": {
@@ -44,17 +46,17 @@ SYSTEMS: dict[str, dict[str, Any]] = {
         "headline": ("encryption", "time"),
         "benchmarks": [
             *[
-                ("encryption", {"size": s}, [("time", "ns", L, v)])
+                ("encryption", {"input": s}, [("time", "ns", L, v)])
                 for s, v in ((10, 7500.0), (100, 8300.0), (1000, 11400.0), (10000, 20600.0))
             ],
             *[
-                ("decryption_uncached", {"size": s}, [("time", "ns", L, v)])
+                ("decryption_uncached", {"input": s}, [("time", "ns", L, v)])
                 for s, v in ((10, 3100.0), (100, 3300.0), (1000, 4300.0), (10000, 13900.0))
             ],
             ("decryption_with_cache/second_decrypt_cache_hit", {}, [("time", "ns", L, 959.0)]),
             ("simple_serialize", {}, [("time", "ns", L, 36.6)]),
             ("complex_deserialize", {}, [("time", "ns", L, 276.0)]),
-            ("sse_parsing/message_start", {}, [("time", "ns", L, 454.0)]),
+            ("sse_parsing", {"input": "message_start"}, [("time", "ns", L, 454.0)]),
         ],
     },
     "galay-ssl": {
@@ -117,8 +119,8 @@ SYSTEMS: dict[str, dict[str, Any]] = {
                 {"pool": pool, "db_latency_ms": lat, "workers": w},
                 [
                     ("qps", "req/s", H, qps),
-                    ("hit_rate", "%", H, hit),
-                    ("db_queries", "count", L, dbq),
+                    ("hit_rate_pct", "%", H, hit),
+                    ("db_queries", "queries", L, dbq),
                     ("latency_p99_us", "us", L, p99),
                 ],
             )
@@ -143,7 +145,7 @@ EVENTS = (
         "fail",
         0.12,
     ),
-    ("relay", "encryption", {"size": 1000}, "time", 30, "warn", 0.07),
+    ("relay", "encryption", {"input": 1000}, "time", 30, "warn", 0.07),
     (
         "cachex",
         "cloud",
