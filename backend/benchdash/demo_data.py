@@ -43,7 +43,7 @@ SYSTEMS: dict[str, dict[str, Any]] = {
         "name": "relay",
         "language": "Rust",
         "description": "Crypto and JSON/SSE core of an API relay (Criterion)",
-        "headline": ("encryption", "time"),
+        "headline": ("decryption_with_cache/first_decrypt_cache_miss", "time"),
         "benchmarks": [
             *[
                 ("encryption", {"input": s}, [("time", "ns", L, v)])
@@ -53,6 +53,7 @@ SYSTEMS: dict[str, dict[str, Any]] = {
                 ("decryption_uncached", {"input": s}, [("time", "ns", L, v)])
                 for s, v in ((10, 3100.0), (100, 3300.0), (1000, 4300.0), (10000, 13900.0))
             ],
+            ("decryption_with_cache/first_decrypt_cache_miss", {}, [("time", "ns", L, 3690.0)]),
             ("decryption_with_cache/second_decrypt_cache_hit", {}, [("time", "ns", L, 959.0)]),
             ("simple_serialize", {}, [("time", "ns", L, 36.6)]),
             ("complex_deserialize", {}, [("time", "ns", L, 276.0)]),

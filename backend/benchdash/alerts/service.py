@@ -11,8 +11,10 @@ from sqlalchemy.orm import Session
 from benchdash.alerts.models import Alert
 from benchdash.db import utcnow
 from benchdash.kit.errors import Conflict, NotFound
+from benchdash.regression import engine
 from benchdash.results.models import Measurement, Verdict
 from benchdash.runs.models import Run
+from benchdash.systems.models import Metric
 
 RECOVERED = {"ok", "improved"}
 
@@ -50,14 +52,49 @@ def apply_verdicts(
             )
         )
     if recovered:
+        _resolve_recovered(session=session, run=run, items=items, series=recovered)
+
+
+def _resolve_recovered(
+    *,
+    session: Session,
+    run: Run,
+    items: Sequence[tuple[Measurement, Verdict]],
+    series: list[tuple[int, int]],
+) -> None:
+    """Resolve active alerts whose series is back within the warn threshold of the baseline
+    the alert was opened against (a baseline that has absorbed the regression is no recovery)."""
+    value = {(m.benchmark_id, m.metric_id): m.value for m, _ in items}
+    active = session.execute(
+        select(
+            Alert.id,
+            Alert.benchmark_id,
+            Alert.metric_id,
+            Verdict.baseline_value,
+            Metric.direction,
+            Metric.warn_threshold,
+        )
+        .join(Verdict, Verdict.id == Alert.verdict_id)
+        .join(Metric, Metric.id == Alert.metric_id)
+        .where(
+            tuple_(Alert.benchmark_id, Alert.metric_id).in_(series),
+            Alert.branch_id == run.branch_id,
+            Alert.testbed_id == run.testbed_id,
+            Alert.status != "resolved",
+        )
+    ).all()
+    back = [
+        a.id
+        for a in active
+        if a.baseline_value is None
+        or engine.change_worse(value[(a.benchmark_id, a.metric_id)], a.baseline_value, a.direction)
+        * 100
+        < a.warn_threshold
+    ]
+    if back:
         session.execute(
             update(Alert)
-            .where(
-                tuple_(Alert.benchmark_id, Alert.metric_id).in_(recovered),
-                Alert.branch_id == run.branch_id,
-                Alert.testbed_id == run.testbed_id,
-                Alert.status != "resolved",
-            )
+            .where(Alert.id.in_(back))
             .values(status="resolved", resolved_at=utcnow(), resolved_by_run_id=run.id)
             .execution_options(synchronize_session=False)
         )

@@ -29,6 +29,24 @@ SPARK_POINTS = 30
 def _headline(session: Session, system: System) -> Sparkline | None:
     if not system.headline_benchmark or not system.headline_metric:
         return None
+    in_series = (
+        Run.system_id == system.id,
+        Branch.name == "main",
+        Benchmark.name == system.headline_benchmark,
+        Metric.name == system.headline_metric,
+    )
+    joined = (
+        select(Measurement.benchmark_id)
+        .join(Run, Run.id == Measurement.run_id)
+        .join(Branch, Branch.id == Run.branch_id)
+        .join(Benchmark, Benchmark.id == Measurement.benchmark_id)
+        .join(Metric, Metric.id == Measurement.metric_id)
+        .where(*in_series)
+    )
+    # Several parameter sets may share the name: chart the one measured last.
+    variant = session.scalar(joined.order_by(Run.started_at.desc(), Run.id.desc()).limit(1))
+    if variant is None:
+        return None
     rows = session.execute(
         select(Measurement.value, Verdict.change_pct, Verdict.level, Metric.unit, Metric.direction)
         .join(Run, Run.id == Measurement.run_id)
@@ -36,17 +54,10 @@ def _headline(session: Session, system: System) -> Sparkline | None:
         .join(Benchmark, Benchmark.id == Measurement.benchmark_id)
         .join(Metric, Metric.id == Measurement.metric_id)
         .outerjoin(Verdict, Verdict.measurement_id == Measurement.id)
-        .where(
-            Run.system_id == system.id,
-            Branch.name == "main",
-            Benchmark.name == system.headline_benchmark,
-            Metric.name == system.headline_metric,
-        )
+        .where(*in_series, Measurement.benchmark_id == variant)
         .order_by(Run.started_at.desc(), Run.id.desc())
         .limit(SPARK_POINTS)
     ).all()
-    if not rows:
-        return None
     return Sparkline(
         benchmark=system.headline_benchmark,
         metric=system.headline_metric,

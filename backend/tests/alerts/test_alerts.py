@@ -46,3 +46,19 @@ def test_unknown_alert_and_status(client: TestClient) -> None:
     assert client.get("/api/v1/alerts", params={"status": "sleeping"}).status_code == 422
     r = client.post("/api/v1/alerts/999999/acknowledge")
     assert r.status_code == 404 and r.headers["content-type"].startswith("application/problem+json")
+
+
+def test_a_regression_the_baseline_absorbed_keeps_its_alert(
+    client: TestClient, session: Session
+) -> None:
+    up = auth(token(session, "uvhttp"))
+    for i in range(5):
+        _run(client, up, 100, i)
+    for i in range(5, 15):  # the step stays: the median of the last 5 catches up, verdicts go ok
+        _run(client, up, 85, i)
+    levels = [v["level"] for v in _run(client, up, 85, 15)["verdicts"]]
+    assert levels == ["ok"]
+    open_ = client.get("/api/v1/alerts", params={"status": "open"}).json()
+    assert len(open_) == 1, "still slower than before the regression: the alert stays open"
+    _run(client, up, 99, 16)  # back within 5 % of the baseline the alert was opened against
+    assert client.get("/api/v1/alerts", params={"status": "open"}).json() == []
