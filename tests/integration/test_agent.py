@@ -111,3 +111,12 @@ def test_unknown_ref_fails_naming_it(api: Api, tmp_path: Path) -> None:
         wait_for(lambda: _status(api, run_id) in TERMINAL, 60, "the run to end")
     run = get(api, f"/api/v1/runs/{run_id}")
     assert run["status"] == "failed" and "no-such-branch-xyz" in run["message"]
+
+
+def test_time_limit_gives_timed_out(api: Api, tmp_path: Path) -> None:
+    with agents(api, tmp_path, env={"BENCHDASH_SELFTEST_S": "1"}):
+        run_id = _trigger(api, profile="full")  # selftest's full profile allows 3 s
+        wait_for(lambda: _status(api, run_id) in TERMINAL, 60, "the run to end")
+    run = get(api, f"/api/v1/runs/{run_id}")
+    assert run["status"] == "timed_out" and "time limit of 3 s" in run["message"]
+    assert run["measurements"] == []
