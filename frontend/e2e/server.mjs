@@ -37,6 +37,40 @@ export async function py(code, env = {}) {
   return stdout.trim();
 }
 
+/** Spawn a long-running process in its own group; resolve once `ready()` says so. */
+async function startProcess(what, command, args, env, ready) {
+  const proc = spawn(command, args, {
+    env: { ...process.env, ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+    detached: true,
+  });
+  let log = "";
+  proc.stdout.on("data", (d) => (log += d));
+  proc.stderr.on("data", (d) => (log += d));
+  const stop = () => {
+    try {
+      process.kill(-proc.pid, "SIGTERM");
+    } catch {
+      /* already gone */
+    }
+  };
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    if (proc.exitCode !== null) throw new Error(`the ${what} exited early (${proc.exitCode}):\n${log}`);
+    try {
+      if (await ready()) break;
+    } catch {
+      /* not up yet */
+    }
+    if (Date.now() > deadline) {
+      stop();
+      throw new Error(`the ${what} was not ready within 60 s:\n${log}`);
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  return { stop, log: () => log };
+}
+
 export async function startServer({
   database = "benchdash_e2e",
   dist = path.join(root, "frontend", "dist"),
@@ -51,44 +85,20 @@ export async function startServer({
     .split("\n")
     .pop();
   const port = await freePort();
-  const proc = spawn(cli, ["serve", "--host", "127.0.0.1", "--port", String(port), "--no-migrate"], {
-    env: {
-      ...process.env,
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const { stop, log } = await startProcess(
+    "API",
+    cli,
+    ["serve", "--host", "127.0.0.1", "--port", String(port), "--no-migrate"],
+    {
       ...env,
       BENCHDASH_ADMIN_USERNAME: ADMIN.username,
       BENCHDASH_ADMIN_PASSWORD: ADMIN.password,
       BENCHDASH_FRONTEND_DIST: dist,
     },
-    stdio: ["ignore", "pipe", "pipe"],
-    detached: true,
-  });
-  let log = "";
-  proc.stdout.on("data", (d) => (log += d));
-  proc.stderr.on("data", (d) => (log += d));
-  const baseUrl = `http://127.0.0.1:${port}`;
-  const stop = () => {
-    try {
-      process.kill(-proc.pid, "SIGTERM");
-    } catch {
-      /* already gone */
-    }
-  };
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    if (proc.exitCode !== null) throw new Error(`the API exited early (${proc.exitCode}):\n${log}`);
-    try {
-      const r = await fetch(`${baseUrl}/readyz`);
-      if (r.ok) break;
-    } catch {
-      /* not up yet */
-    }
-    if (Date.now() > deadline) {
-      stop();
-      throw new Error(`the API did not become ready within 60 s:\n${log}`);
-    }
-    await new Promise((r) => setTimeout(r, 250));
-  }
-  return { baseUrl, databaseUrl, token, stop, log: () => log };
+    async () => (await fetch(`${baseUrl}/readyz`)).ok,
+  );
+  return { baseUrl, databaseUrl, token, stop, log };
 }
 
 /** Start a real runner agent (`benchdash-runner`) for `system` against this API's database. */
@@ -101,36 +111,16 @@ export async function startAgent({ baseUrl, databaseUrl }, system = "selftest") 
     .pop();
   const runner = path.join(root, ".venv", "bin", "benchdash-runner");
   const workdir = path.join(root, ".data", "e2e-agent");
-  const proc = spawn(
+  const agent = await startProcess(
+    "agent",
     runner,
     ["--system", system, "--repo", root, "--api", baseUrl, "--workdir", workdir, "--host-id", "e2e-host"],
-    {
-      env: { ...process.env, ...env, BENCHDASH_TOKEN: token, BENCHDASH_SELFTEST_S: "0.4" },
-      stdio: ["ignore", "pipe", "pipe"],
-      detached: true,
+    { ...env, BENCHDASH_TOKEN: token, BENCHDASH_SELFTEST_S: "0.4" },
+    async () => {
+      const r = await fetch(`${baseUrl}/api/v1/systems/${system}`);
+      return r.ok && Object.keys((await r.json()).profiles ?? {}).length > 0;
     },
   );
-  let log = "";
-  proc.stdout.on("data", (d) => (log += d));
-  proc.stderr.on("data", (d) => (log += d));
-  const stop = () => {
-    try {
-      process.kill(-proc.pid, "SIGTERM");
-    } catch {
-      /* already gone */
-    }
-  };
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    if (proc.exitCode !== null) throw new Error(`the agent exited early (${proc.exitCode}):\n${log}`);
-    const r = await fetch(`${baseUrl}/api/v1/systems/${system}`);
-    if (r.ok && Object.keys((await r.json()).profiles ?? {}).length) break;
-    if (Date.now() > deadline) {
-      stop();
-      throw new Error(`the agent did not register within 60 s:\n${log}`);
-    }
-    await new Promise((r) => setTimeout(r, 250));
-  }
   await new Promise((r) => setTimeout(r, 1000)); // let its worker start listening
-  return { stop, log: () => log };
+  return agent;
 }
