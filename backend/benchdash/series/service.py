@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import datetime
 
 import numpy as np
-from sqlalchemy import select
+from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 from tsdownsample import MinMaxLTTBDownsampler
 
@@ -83,16 +83,22 @@ def read(
         Measurement.benchmark_id == bench.id,
         Measurement.metric_id == met.id,
     )
-    base = (
-        select(Testbed.name)
-        .join(Run, Run.testbed_id == Testbed.id)
-        .join(Measurement, Measurement.run_id == Run.id)
-        .where(*in_series)
+    # One pass over the series: its testbeds and when each was last measured.
+    last_seen = dict(
+        session.execute(
+            select(Testbed.name, func.max(Run.started_at))
+            .join(Run, Run.testbed_id == Testbed.id)
+            .join(Measurement, Measurement.run_id == Run.id)
+            .where(*in_series)
+            .group_by(Testbed.name)
+        )
+        .tuples()
+        .all()
     )
-    testbeds = session.scalars(base.group_by(Testbed.name).order_by(Testbed.name)).all()
+    testbeds = sorted(last_seen)
     if testbed is None:
-        testbed = session.scalar(base.order_by(Run.started_at.desc()).limit(1))
-    elif testbed not in testbeds:
+        testbed = max(last_seen, key=lambda name: last_seen[name]) if last_seen else None
+    elif testbed not in last_seen:
         raise NotFound(f"no points of this series on testbed {testbed!r}")
     q = (
         select(
