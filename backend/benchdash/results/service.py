@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
@@ -243,12 +242,3 @@ def judge_run(
         items=[(meas, v) for (meas, _, _), v in zip(rows, verdicts, strict=True)],
     )
     return verdicts
-
-
-def document_summary(document: DocumentIn) -> dict[str, Any]:
-    """Counts used in logs and progress messages."""
-    return {
-        "system": document.system,
-        "results": len(document.results),
-        "metrics": sum(len(r.metrics) for r in document.results),
-    }
