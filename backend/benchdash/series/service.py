@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from datetime import datetime
+from typing import Any
 
 import numpy as np
 from sqlalchemy import func, select
@@ -17,6 +18,20 @@ from benchdash.systems import service as system_service
 from benchdash.systems.models import Benchmark, Metric, Testbed
 
 KEEP_LEVELS = {"warn", "fail"}
+DETAIL = (
+    Run.id,
+    Run.commit,
+    Run.started_at,
+    Measurement.value,
+    Measurement.min_value,
+    Measurement.max_value,
+    Measurement.stddev,
+    Measurement.n,
+    Verdict.level,
+    Verdict.baseline_value,
+    Verdict.change_pct,
+    Verdict.p_value,
+)
 
 
 def downsample_indices(
@@ -100,45 +115,44 @@ def read(
         testbed = max(last_seen, key=lambda name: last_seen[name]) if last_seen else None
     elif testbed not in last_seen:
         raise NotFound(f"no points of this series on testbed {testbed!r}")
-    q = (
-        select(
-            Run.id,
-            Run.commit,
-            Run.started_at,
-            Measurement.value,
-            Measurement.min_value,
-            Measurement.max_value,
-            Measurement.stddev,
-            Measurement.n,
-            Verdict.level,
-            Verdict.baseline_value,
-            Verdict.change_pct,
-            Verdict.p_value,
-        )
-        .join(Measurement, Measurement.run_id == Run.id)
-        .outerjoin(Verdict, Verdict.measurement_id == Measurement.id)
-        .join(Testbed, Testbed.id == Run.testbed_id)
-        .where(
-            Run.branch_id == br.id,
-            Testbed.name == testbed,
-            Measurement.benchmark_id == bench.id,
-            Measurement.metric_id == met.id,
-        )
-        .order_by(Run.started_at, Run.id)
-    )
+    where = [
+        Run.branch_id == br.id,
+        Testbed.name == testbed,
+        Measurement.benchmark_id == bench.id,
+        Measurement.metric_id == met.id,
+    ]
     if since is not None:
-        q = q.where(Run.started_at >= since)
+        where.append(Run.started_at >= since)
     if until is not None:
-        q = q.where(Run.started_at <= until)
+        where.append(Run.started_at <= until)
     if profile is not None:
-        q = q.where(Run.profile == profile)
-    rows = session.execute(q).all()
-    total = len(rows)
+        where.append(Run.profile == profile)
+
+    def points(*extra: Any, columns: tuple[Any, ...] = DETAIL) -> list[Any]:
+        q = (
+            select(*columns)
+            .join(Measurement, Measurement.run_id == Run.id)
+            .outerjoin(Verdict, Verdict.measurement_id == Measurement.id)
+            .join(Testbed, Testbed.id == Run.testbed_id)
+            .where(*where, *extra)
+            .order_by(Run.started_at, Run.id)
+        )
+        return list(session.execute(q).all())
+
+    # First only what downsampling needs; the details of the points kept come after.
+    epoch = func.extract("epoch", Run.started_at)
+    light = points(columns=(Measurement.id, epoch, Measurement.value, Verdict.level))
+    total = len(light)
     if total > max_points:
-        t = np.array([r.started_at.timestamp() for r in rows], dtype=np.float64)
-        y = np.array([r.value for r in rows], dtype=np.float64)
-        keep = np.array([i for i, r in enumerate(rows) if r.level in KEEP_LEVELS], dtype=np.int64)
-        rows = [rows[i] for i in downsample_indices(t, y, keep, max_points)]
+        ids, t, y, levels = zip(*light, strict=True)
+        keep = np.array([i for i, lv in enumerate(levels) if lv in KEEP_LEVELS], dtype=np.int64)
+        picked = downsample_indices(
+            np.asarray(t, dtype=np.float64), np.asarray(y, dtype=np.float64), keep, max_points
+        )
+        chosen = [ids[i] for i in picked]
+        rows = points(Measurement.id.in_(chosen))
+    else:
+        rows = points()
     return SeriesRead(
         system=system,
         benchmark=bench.name,
