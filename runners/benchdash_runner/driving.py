@@ -1,0 +1,306 @@
+"""What every bench driver (`runners/<system>/driver.py`) shares: see runners/CONTRACT.md.
+
+A driver calls `start()` with its manifest, which parses the contract's command line and
+selects the scenarios; it then builds with `Driver.build`, runs its tools with
+`Driver.run` / `Driver.background` (children in their own process group, killed with the
+driver on every exit path, and by Linux if the driver itself is killed), announces each step
+with `Driver.progress` and ends with `Driver.finish(results)`, which checks the results
+against the manifest and writes a complete `benchdash/v1` document to `OUT/result.json`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import atexit
+import contextlib
+import datetime as dt
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+import tomllib
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, NoReturn
+
+from benchdash_runner import document, environment, gitinfo
+
+BUILD_FAILED = 3
+
+
+def now_iso() -> str:
+    """The current UTC time in RFC 3339 with a Z suffix, to the second."""
+    return dt.datetime.now(dt.UTC).replace(microsecond=0).isoformat().replace("+00:00", "Z")
+
+
+def log(message: str) -> None:
+    """One log line, flushed at once (the agent streams stdout)."""
+    print(message, flush=True)
+
+
+def _die_with_parent() -> None:
+    """In a child: ask Linux to SIGKILL it when the driver dies, however it dies."""
+    if sys.platform.startswith("linux"):
+        import ctypes
+
+        ctypes.CDLL("libc.so.6", use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+
+
+@dataclass
+class Driver:
+    """One driver invocation: its manifest, profile, selected scenarios and children."""
+
+    manifest: dict[str, Any]
+    profile_name: str
+    out: Path
+    scenarios: list[str]
+    root: Path
+    started_at: str = field(default_factory=now_iso)
+    _children: list[subprocess.Popen[str]] = field(default_factory=list)
+    _step: int = 0
+
+    @property
+    def profile(self) -> dict[str, Any]:
+        """The manifest's table of the chosen profile."""
+        return dict(self.manifest["profiles"][self.profile_name])
+
+    @property
+    def system_dir(self) -> Path:
+        """The system's source folder (the manifest's `source`)."""
+        return self.root / str(self.manifest["source"])
+
+    # -- phases and progress ---------------------------------------------------------------
+
+    def phase(self, name: str) -> None:
+        """Announce a phase (`building`, `running`)."""
+        log(f"##benchdash phase {name}")
+
+    def progress(self, name: str, total: int | None = None) -> None:
+        """Announce that the next step starts; `total` defaults to the number of scenarios."""
+        self._step += 1
+        log(f"##benchdash progress {self._step}/{total or len(self.scenarios)} {name}")
+
+    # -- children --------------------------------------------------------------------------
+
+    def _spawn(
+        self, cmd: Sequence[str], cwd: Path | None, env: Mapping[str, str] | None, stdout: Any
+    ) -> subprocess.Popen[str]:
+        child = subprocess.Popen(
+            list(cmd),
+            cwd=cwd or self.system_dir,
+            env=None if env is None else dict(env),
+            stdout=stdout,
+            stderr=subprocess.STDOUT,
+            text=True,
+            start_new_session=True,
+            preexec_fn=_die_with_parent,
+        )
+        self._children.append(child)
+        return child
+
+    def run(
+        self,
+        cmd: Sequence[str],
+        *,
+        cwd: Path | None = None,
+        env: Mapping[str, str] | None = None,
+        echo: bool = True,
+        on_line: Callable[[str], None] | None = None,
+    ) -> tuple[int, str]:
+        """Run `cmd` to its end, streaming its output; return (exit code, whole output)."""
+        try:
+            child = self._spawn(cmd, cwd, env, subprocess.PIPE)
+        except OSError as exc:
+            return 127, f"cannot run {cmd[0]}: {exc}"
+        lines: list[str] = []
+        assert child.stdout is not None
+        for raw in child.stdout:
+            line = raw.rstrip("\n")
+            lines.append(line)
+            if echo:
+                log(line)
+            if on_line is not None:
+                on_line(line)
+        code = child.wait()
+        self._children.remove(child)
+        return code, "\n".join(lines)
+
+    def check(self, cmd: Sequence[str], **kwargs: Any) -> str:
+        """Run `cmd`; exit the driver with a message naming it when it fails."""
+        code, output = self.run(cmd, **kwargs)
+        if code != 0:
+            self.fail(f"{' '.join(cmd)} failed (exit {code})")
+        return output
+
+    @contextlib.contextmanager
+    def background(
+        self,
+        cmd: Sequence[str],
+        *,
+        cwd: Path | None = None,
+        env: Mapping[str, str] | None = None,
+        log_path: Path | None = None,
+    ) -> Iterator[subprocess.Popen[str]]:
+        """Start a server for the block's duration; it is stopped on every exit path."""
+        sink = log_path.open("w") if log_path else subprocess.DEVNULL
+        try:
+            child = self._spawn(cmd, cwd, env, sink)
+            try:
+                yield child
+            finally:
+                self._stop(child)
+        finally:
+            if log_path:
+                sink.close()  # type: ignore[union-attr]
+
+    def _stop(self, child: subprocess.Popen[str], grace_s: float = 3.0) -> None:
+        if child.poll() is None:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(child.pid, signal.SIGTERM)
+            try:
+                child.wait(timeout=grace_s)
+            except subprocess.TimeoutExpired:
+                with contextlib.suppress(ProcessLookupError):
+                    os.killpg(child.pid, signal.SIGKILL)
+                child.wait()
+        if child in self._children:
+            self._children.remove(child)
+
+    def stop_all(self) -> None:
+        """Stop every child still running (their whole process groups)."""
+        for child in list(reversed(self._children)):
+            self._stop(child, grace_s=1.0)
+
+    # -- build, failure, document ----------------------------------------------------------
+
+    def build(
+        self, cmd: Sequence[str], *, cwd: Path | None = None, env: Mapping[str, str] | None = None
+    ) -> None:
+        """Run one build step; on failure print its log and exit 3 (the contract's code)."""
+        t0 = time.monotonic()
+        log("$ " + " ".join(cmd))
+        code, output = self.run(cmd, cwd=cwd, env=env, echo=False)
+        if code != 0:
+            log(output)
+            log(f"build failed (exit {code})")
+            raise SystemExit(BUILD_FAILED)
+        log(f"{cmd[0]} took {time.monotonic() - t0:.1f} s")
+
+    def fail(self, message: str) -> NoReturn:
+        """Exit the driver with `message` (exit 1)."""
+        log(f"error: {message}")
+        raise SystemExit(1)
+
+    def finish(
+        self,
+        results: list[dict[str, Any]],
+        *,
+        compiler: str | None = None,
+        compiler_version: str | None = None,
+        configuration: Mapping[str, Any] | None = None,
+        version: str | None = None,
+    ) -> Path:
+        """Check `results` against the manifest, write OUT/result.json, announce done."""
+        check_against_manifest(results, self.manifest)
+        git = gitinfo.detect(self.root)
+        run: dict[str, Any] = {
+            "commit": os.environ.get("BENCHDASH_COMMIT") or git.get("commit"),
+            "branch": os.environ.get("BENCHDASH_BRANCH") or git.get("branch") or "main",
+            "version": version,
+            "trigger": os.environ.get("BENCHDASH_TRIGGER") or "manual",
+            "profile": self.profile_name,
+            "started_at": self.started_at,
+            "finished_at": now_iso(),
+            "external_id": os.environ.get("BENCHDASH_EXTERNAL_ID") or None,
+            "testbed": os.environ.get("BENCHDASH_TESTBED") or None,
+        }
+        run_id = os.environ.get("BENCHDASH_RUN_ID", "")
+        if run_id.isdigit():
+            run["id"] = int(run_id)
+        doc = document.build(
+            system=str(self.manifest["system"]),
+            run=run,
+            environment=environment.detect(compiler, compiler_version),
+            configuration=configuration,
+            results=results,
+        )
+        path = self.out / "result.json"
+        path.write_text(json.dumps(doc, indent=1, allow_nan=False) + "\n")
+        log(f"wrote {path} ({len(results)} results)")
+        n = self._step or len(self.scenarios)
+        log(f"##benchdash progress {n}/{n} done")
+        return path
+
+
+def check_against_manifest(results: list[dict[str, Any]], manifest: Mapping[str, Any]) -> None:
+    """Raise SystemExit naming the first metric the manifest does not declare identically."""
+    declared = {m["name"]: m for m in manifest.get("metrics", [])}
+    for result in results:
+        for m in result["metrics"]:
+            where = f"{result['benchmark']}/{m['name']}"
+            spec = declared.get(m["name"])
+            if spec is None:
+                raise SystemExit(f"error: {where}: metric not declared in runner.toml")
+            if (m["unit"], m["direction"]) != (spec["unit"], spec["direction"]):
+                raise SystemExit(
+                    f"error: {where}: {m['unit']}/{m['direction']} but runner.toml says "
+                    f"{spec['unit']}/{spec['direction']}"
+                )
+
+
+def select(scenarios: list[str], wanted: str | None) -> list[str]:
+    """The scenarios named by `--benchmarks` (names or `group` prefixes of `group/x`)."""
+    if not wanted:
+        return scenarios
+    names = [w.strip() for w in wanted.split(",") if w.strip()]
+
+    def hit(s: str, n: str) -> bool:
+        return s == n or s.startswith(n + "/")
+
+    unknown = [n for n in names if not any(hit(s, n) for s in scenarios)]
+    if unknown:
+        raise SystemExit(
+            f"error: unknown benchmarks: {', '.join(unknown)} (known: {', '.join(scenarios)})"
+        )
+    return [s for s in scenarios if any(hit(s, n) for n in names)]
+
+
+def start(
+    manifest_path: Path,
+    argv: Sequence[str] | None = None,
+    extra: Callable[[argparse.ArgumentParser], None] | None = None,
+) -> tuple[Driver, argparse.Namespace]:
+    """Parse the contract's command line for the driver whose manifest is `manifest_path`."""
+    manifest = tomllib.loads(manifest_path.read_text())
+    parser = argparse.ArgumentParser(
+        prog=f"runners/{manifest['system']}/driver.py",
+        description=f"Build {manifest['system']} and run one benchmark profile.",
+    )
+    parser.add_argument("--profile", required=True, choices=sorted(manifest["profiles"]))
+    parser.add_argument("--out", required=True, type=Path, help="folder for result.json")
+    parser.add_argument("--benchmarks", help="comma-separated subset of the profile's scenarios")
+    if extra is not None:
+        extra(parser)
+    args = parser.parse_args(argv)
+    scenarios = select(list(manifest["profiles"][args.profile]["scenarios"]), args.benchmarks)
+    out = args.out.resolve()
+    out.mkdir(parents=True, exist_ok=True)
+    driver = Driver(
+        manifest=manifest,
+        profile_name=args.profile,
+        out=out,
+        scenarios=scenarios,
+        root=manifest_path.resolve().parents[2],
+    )
+    atexit.register(driver.stop_all)
+
+    def on_signal(signum: int, _frame: object) -> None:
+        driver.stop_all()
+        raise SystemExit(128 + signum)
+
+    signal.signal(signal.SIGTERM, on_signal)
+    signal.signal(signal.SIGINT, on_signal)
+    return driver, args
