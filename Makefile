@@ -23,6 +23,7 @@ lint: install
 	$(VENV)/bin/ruff format --check backend migrations scripts tests
 	$(VENV)/bin/ruff check backend migrations scripts tests
 	cd backend && ../$(VENV)/bin/mypy benchdash
+	cd backend && ../$(VENV)/bin/lint-imports
 
 test-backend: lint
 	cd backend && ../$(VENV)/bin/pytest

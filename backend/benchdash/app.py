@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
 
@@ -16,24 +16,27 @@ from starlette.concurrency import run_in_threadpool
 
 from benchdash import __version__
 from benchdash.alerts.router import router as alerts_router
+from benchdash.auth import usage
 from benchdash.auth.router import router as auth_router
 from benchdash.config import get_settings
 from benchdash.db import transaction
 from benchdash.health import router as health_router
+from benchdash.ingest.router import router as ingest_router
 from benchdash.kit.errors import NotFound
 from benchdash.kit.problem import BodyLimitMiddleware, install_handlers
-from benchdash.results.router import router as results_router
 from benchdash.runs import lifecycle
 from benchdash.runs.router import router as runs_router
 from benchdash.series.router import router as series_router
 from benchdash.systems.router import router as systems_router
+from benchdash.views.router import router as views_router
 
 log = logging.getLogger("benchdash")
 ROUTERS = (
     health_router,
     auth_router,
+    views_router,
     systems_router,
-    results_router,
+    ingest_router,
     runs_router,
     series_router,
     alerts_router,
@@ -72,26 +75,38 @@ def reap_once() -> list[int]:
         return lifecycle.reap(session=session, timeout_s=get_settings().heartbeat_timeout_s)
 
 
+def flush_token_usage() -> int:
+    """Write the tokens' `last_used_at` in a transaction of its own."""
+    with transaction() as session:
+        return usage.flush(session)
+
+
+async def _every(seconds: float, job: Callable[[], object], name: str) -> None:
+    while True:
+        await asyncio.sleep(seconds)
+        try:
+            done = await run_in_threadpool(job)
+        except Exception:
+            log.exception("%s failed", name)
+            continue
+        if done and name == "reaper":
+            log.warning("failed runs without heartbeat: %s", done)
+
+
 @asynccontextmanager
 async def lifespan(_: FastAPI) -> AsyncIterator[None]:
-    """Run the heartbeat reaper in the background while the app serves."""
-    interval = get_settings().reaper_interval_s
-
-    async def loop() -> None:
-        while True:
-            await asyncio.sleep(interval)
-            try:
-                reaped = await run_in_threadpool(reap_once)
-            except Exception:
-                log.exception("reaper failed")
-                continue
-            if reaped:
-                log.warning("failed runs without heartbeat: %s", reaped)
-
-    task = asyncio.create_task(loop()) if interval > 0 else None
+    """Background work while the app serves: the heartbeat reaper, token-usage writes."""
+    settings = get_settings()
+    tasks = [asyncio.create_task(_every(usage.FLUSH_S, flush_token_usage, "token usage"))]
+    if settings.reaper_interval_s > 0:
+        tasks.append(asyncio.create_task(_every(settings.reaper_interval_s, reap_once, "reaper")))
     yield
-    if task is not None:
+    for task in tasks:
         task.cancel()
+    try:
+        await run_in_threadpool(flush_token_usage)
+    except Exception:
+        log.exception("token usage flush at shutdown failed")
 
 
 def create_app() -> FastAPI:

@@ -9,6 +9,7 @@ from collections.abc import Sequence
 
 from alembic.config import Config
 
+from benchdash.auth.scopes import SCOPES
 from benchdash.config import REPO_ROOT, get_settings
 
 
@@ -45,7 +46,7 @@ def _bootstrap() -> None:
                 session=session,
                 plain=settings.agent_token,
                 name="runner agents (BENCHDASH_AGENT_TOKEN)",
-                scopes=["upload", "trigger"],
+                scopes=["agent", "upload", "trigger"],
             )
 
 
@@ -204,9 +205,7 @@ def parser() -> argparse.ArgumentParser:
     t = sub.add_parser("token", help="API tokens").add_subparsers(dest="action", required=True)
     tc = t.add_parser("create", help="create a token and print it once")
     tc.add_argument("--system", action="append", default=[], help="repeatable; none = all")
-    tc.add_argument(
-        "--scope", action="append", required=True, choices=["upload", "trigger", "admin"]
-    )
+    tc.add_argument("--scope", action="append", required=True, choices=list(SCOPES))
     tc.add_argument("--name")
     tc.set_defaults(func=cmd_token)
     t.add_parser(

@@ -33,7 +33,7 @@ class Settings(BaseSettings):
     admin_password: str | None = Field(None, description="Admin password (first start only)")
     agent_token: str | None = Field(
         None,
-        description="Token the runner agents use (scopes upload + trigger), made valid at start",
+        description="Runner agents' token (scopes agent, upload, trigger), made valid at start",
     )
     frontend_dist: Path = Field(REPO_ROOT / "frontend" / "dist", description="Built UI")
     heartbeat_timeout_s: float = Field(60.0, description="Fail active runs silent this long")

@@ -10,7 +10,7 @@ from typing import Any
 from sqlalchemy.orm import Session
 
 from benchdash.demo_data import EVENTS, FEATURE_BRANCH, SYSTEMS
-from benchdash.results import service as result_service
+from benchdash.ingest import service as ingest_service
 from benchdash.results.schemas import DocumentIn
 from benchdash.systems import service as system_service
 
@@ -136,10 +136,10 @@ def load(*, session: Session, runs: int = 60, seed: int = 7, progress: bool = Fa
     ]
     stored = 0
     for n, (slug, i, branch, when) in enumerate(plan, 1):
-        outcome = result_service.ingest(
+        answer = ingest_service.store(
             session=session, document=_document(slug, i, branch, when, rng)
         )
-        stored += outcome.created
+        stored += answer.created
         if progress and (n % 10 == 0 or n == len(plan)):
             pct = 100 * n // len(plan)
             bar = "#" * (pct // 4)

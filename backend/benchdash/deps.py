@@ -26,15 +26,27 @@ def session_serializer() -> URLSafeTimedSerializer:
     return URLSafeTimedSerializer(get_settings().secret_key, salt="session")
 
 
-def _user_from_cookie(request: Request, session: Session) -> User | None:
+def session_secret(request: Request) -> str | None:
+    """The server-side session id carried by the signed cookie, if the signature holds."""
     raw = request.cookies.get(SESSION_COOKIE)
     if not raw:
         return None
     try:
-        user_id = session_serializer().loads(raw, max_age=SESSION_MAX_AGE)
+        secret = session_serializer().loads(raw, max_age=SESSION_MAX_AGE)
     except BadSignature:
         return None
-    return session.get(User, int(user_id))
+    return secret if isinstance(secret, str) else None
+
+
+def _user_from_cookie(request: Request, session: Session) -> User | None:
+    secret = session_secret(request)
+    return None if secret is None else auth_service.session_user(session=session, secret=secret)
+
+
+def require_csrf(request: Request) -> None:
+    """Cookie-authenticated mutations need a header a cross-site form cannot send."""
+    if request.method not in ("GET", "HEAD", "OPTIONS") and request.headers.get(CSRF_HEADER) != "1":
+        raise Forbidden(f"cookie-authenticated requests must send the {CSRF_HEADER}: 1 header")
 
 
 def optional_principal(request: Request, session: SessionDep) -> auth_service.Principal | None:
@@ -48,9 +60,7 @@ def optional_principal(request: Request, session: SessionDep) -> auth_service.Pr
     user = _user_from_cookie(request, session)
     if user is None:
         return None
-    # Cookie-authenticated mutations need a header a cross-site form cannot send.
-    if request.method not in ("GET", "HEAD", "OPTIONS") and request.headers.get(CSRF_HEADER) != "1":
-        raise Forbidden(f"cookie-authenticated requests must send the {CSRF_HEADER}: 1 header")
+    require_csrf(request)
     return auth_service.user_principal(user)
 
 

@@ -1,15 +1,17 @@
 """Import every table so that `Base.metadata` is complete (used by Alembic and tests)."""
 
 from benchdash.alerts.models import Alert
-from benchdash.auth.models import ApiToken, User
+from benchdash.audit.models import AuditEvent
+from benchdash.auth.models import ApiToken, User, UserSession
 from benchdash.db import Base
-from benchdash.results.models import Measurement, Verdict
+from benchdash.results.models import Measurement, Series, Verdict
 from benchdash.runs.models import Run, RunEvent
 from benchdash.systems.models import Benchmark, Branch, Metric, System, Testbed
 
 __all__ = [
     "Alert",
     "ApiToken",
+    "AuditEvent",
     "Base",
     "Benchmark",
     "Branch",
@@ -17,8 +19,10 @@ __all__ = [
     "Metric",
     "Run",
     "RunEvent",
+    "Series",
     "System",
     "Testbed",
     "User",
+    "UserSession",
     "Verdict",
 ]

@@ -7,7 +7,9 @@ from datetime import datetime
 from sqlalchemy import CheckConstraint, DateTime, ForeignKey, Index, Integer, String, text
 from sqlalchemy.orm import Mapped, mapped_column
 
+from benchdash.alerts.states import AlertStatus
 from benchdash.db import Base, utcnow
+from benchdash.kit.sql import sql_in
 
 
 class Alert(Base):
@@ -15,7 +17,7 @@ class Alert(Base):
 
     __tablename__ = "alert"
     __table_args__ = (
-        CheckConstraint("status IN ('open','acknowledged','resolved')", name="status_known"),
+        CheckConstraint(f"status IN ({sql_in(AlertStatus)})", name="status_known"),
         Index(
             "uq_alert_active_series",
             "benchmark_id",

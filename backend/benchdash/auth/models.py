@@ -4,12 +4,13 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from sqlalchemy import ARRAY, DateTime, String
+from sqlalchemy import ARRAY, DateTime, ForeignKey, Index, String
 from sqlalchemy.orm import Mapped, mapped_column
 
+from benchdash.auth.scopes import SCOPES
 from benchdash.db import Base, utcnow
 
-SCOPES = ("upload", "trigger", "admin")
+__all__ = ["SCOPES", "ApiToken", "User", "UserSession"]
 
 
 class ApiToken(Base):
@@ -38,3 +39,16 @@ class User(Base):
     password_hash: Mapped[str] = mapped_column(String(200))
     is_admin: Mapped[bool] = mapped_column(default=False)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class UserSession(Base):
+    """A signed-in browser session; the cookie carries its id, only the id's hash is stored."""
+
+    __tablename__ = "user_session"
+    __table_args__ = (Index("ix_user_session_user_id", "user_id"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    token_hash: Mapped[str] = mapped_column(String(64), unique=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("app_user.id", ondelete="CASCADE"))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    expires_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))

@@ -1,8 +1,8 @@
-"""Sign-in with a session cookie (HttpOnly, SameSite=Strict)."""
+"""Sign-in with a server-side session behind an HttpOnly, SameSite=Strict cookie."""
 
 from __future__ import annotations
 
-from fastapi import APIRouter, Response
+from fastapi import APIRouter, Request, Response
 
 from benchdash.auth import service as auth_service
 from benchdash.auth.schemas import LoginIn, UserRead
@@ -12,6 +12,8 @@ from benchdash.deps import (
     SESSION_MAX_AGE,
     OptionalUser,
     SessionDep,
+    require_csrf,
+    session_secret,
     session_serializer,
 )
 from benchdash.kit.responses import ERRORS
@@ -21,13 +23,14 @@ router = APIRouter(prefix="/api/v1/auth", tags=["auth"], responses=ERRORS)
 
 @router.post("/login", response_model=UserRead)
 def login(body: LoginIn, session: SessionDep, response: Response) -> UserRead:
-    """Check the password and set the session cookie."""
+    """Check the password, start a session and set its cookie."""
     user = auth_service.authenticate(
         session=session, username=body.username, password=body.password
     )
+    secret = auth_service.start_session(session=session, user=user, max_age_s=SESSION_MAX_AGE)
     response.set_cookie(
         SESSION_COOKIE,
-        session_serializer().dumps(user.id),
+        session_serializer().dumps(secret),
         max_age=SESSION_MAX_AGE,
         httponly=True,
         samesite="strict",
@@ -38,8 +41,12 @@ def login(body: LoginIn, session: SessionDep, response: Response) -> UserRead:
 
 
 @router.post("/logout", status_code=204)
-def logout(response: Response) -> None:
-    """Clear the session cookie."""
+def logout(request: Request, session: SessionDep, response: Response) -> None:
+    """End the session on the server and clear its cookie (needs the CSRF header)."""
+    secret = session_secret(request)
+    if secret is not None:
+        require_csrf(request)
+        auth_service.end_session(session=session, secret=secret)
     response.delete_cookie(SESSION_COOKIE, path="/")
 
 

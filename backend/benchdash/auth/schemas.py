@@ -2,12 +2,14 @@
 
 from pydantic import BaseModel, Field
 
+from benchdash.kit.validation import SafeStr
+
 
 class LoginIn(BaseModel):
     """Username and password."""
 
-    username: str = Field(min_length=1, max_length=120)
-    password: str = Field(min_length=1, max_length=1000)
+    username: SafeStr = Field(min_length=1, max_length=120)
+    password: SafeStr = Field(min_length=1, max_length=1000)
 
 
 class UserRead(BaseModel):

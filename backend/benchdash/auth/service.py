@@ -7,13 +7,15 @@ import hmac
 import secrets
 from collections.abc import Sequence
 from dataclasses import dataclass
+from datetime import timedelta
 
 from argon2 import PasswordHasher
 from argon2.exceptions import VerificationError
-from sqlalchemy import select
+from sqlalchemy import delete, select
 from sqlalchemy.orm import Session
 
-from benchdash.auth.models import SCOPES, ApiToken, User
+from benchdash.auth import usage
+from benchdash.auth.models import SCOPES, ApiToken, User, UserSession
 from benchdash.db import utcnow
 from benchdash.kit.errors import Forbidden, InvalidInput, Unauthorized
 
@@ -96,7 +98,7 @@ def verify_token(*, session: Session, plain: str) -> Principal:
         raise Unauthorized("the token is not valid")
     if token.revoked_at is not None:
         raise Unauthorized("the token has been revoked")
-    token.last_used_at = utcnow()
+    usage.note(token.id)  # written later, outside this request's transaction
     return Principal(f"token:{token.name}", frozenset(token.scopes), frozenset(token.systems))
 
 
@@ -142,6 +144,48 @@ def authenticate(*, session: Session, username: str, password: str) -> User:
     except VerificationError:
         pass
     raise Unauthorized("wrong username or password")
+
+
+def start_session(*, session: Session, user: User, max_age_s: int) -> str:
+    """Create a server-side session for `user`; returns the cookie's secret (shown once)."""
+    secret = secrets.token_urlsafe(32)
+    now = utcnow()
+    session.add(
+        UserSession(
+            token_hash=_digest(secret),
+            user_id=user.id,
+            created_at=now,
+            expires_at=now + timedelta(seconds=max_age_s),
+        )
+    )
+    session.flush()
+    return secret
+
+
+def session_user(*, session: Session, secret: str) -> User | None:
+    """The user of a live session (not ended, not expired), or None."""
+    return session.scalar(
+        select(User)
+        .join(UserSession, UserSession.user_id == User.id)
+        .where(UserSession.token_hash == _digest(secret), UserSession.expires_at > utcnow())
+    )
+
+
+def end_session(*, session: Session, secret: str) -> None:
+    """End one session (logout): its cookie stops working at once, everywhere."""
+    session.execute(delete(UserSession).where(UserSession.token_hash == _digest(secret)))
+
+
+def end_all_sessions(*, session: Session, user: User) -> None:
+    """End every session of a user (password change)."""
+    session.execute(delete(UserSession).where(UserSession.user_id == user.id))
+
+
+def set_password(*, session: Session, user: User, password: str) -> None:
+    """Change a user's password and end all of their sessions."""
+    user.password_hash = hash_password(password)
+    end_all_sessions(session=session, user=user)
+    session.flush()
 
 
 def user_principal(user: User) -> Principal:

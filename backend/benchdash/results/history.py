@@ -1,18 +1,47 @@
-"""Queries that feed the regression engine: earlier points of each series."""
+"""The earlier points of every series of a document, in one indexed query per branch.
+
+Each measurement carries its series id and its run's start time, so the history of a series
+is a range scan of `ix_measurement_series_time`. The series of a whole document are looked
+up together by joining arrays (`unnest`), never by a list of tuples that grows with it.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Sequence
+from dataclasses import dataclass
 from datetime import datetime
 
-from sqlalchemy import and_, func, or_, select, tuple_
+from sqlalchemy import text
 from sqlalchemy.orm import Session
 
-from benchdash.regression.engine import HISTORY_FOR_Z, BaselinePoint
-from benchdash.results.models import Measurement
-from benchdash.runs.models import Run
-
 SeriesKey = tuple[int, int]  # (benchmark_id, metric_id)
+
+_HISTORY = text(
+    """
+    SELECT k.b AS benchmark_id, k.m AS metric_id, h.run_id, h.value, h.samples, h.commit
+    FROM unnest(CAST(:benchmarks AS int[]), CAST(:metrics AS int[])) AS k(b, m)
+    JOIN series s ON s.benchmark_id = k.b AND s.metric_id = k.m
+                 AND s.branch_id = :branch AND s.testbed_id = :testbed
+    CROSS JOIN LATERAL (
+        SELECT m.run_id, m.value, m.samples, r.commit
+        FROM measurement m JOIN run r ON r.id = m.run_id
+        WHERE m.series_id = s.id AND r.accepted
+          AND (m.started_at, m.run_id) < (:started_at, :run_id)
+        ORDER BY m.started_at DESC, m.run_id DESC
+        LIMIT :limit
+    ) AS h
+    """
+)
+
+
+@dataclass(frozen=True)
+class Point:
+    """One earlier run's measurement of a series."""
+
+    run_id: int
+    value: float
+    samples: tuple[float, ...]
+    commit: str | None
 
 
 def recent_points(
@@ -20,66 +49,46 @@ def recent_points(
     session: Session,
     branch_id: int,
     testbed_id: int,
-    keys: Iterable[SeriesKey],
+    keys: Sequence[SeriesKey],
     before: tuple[datetime, int],
-    limit: int = HISTORY_FOR_Z,
-) -> dict[SeriesKey, list[BaselinePoint]]:
-    """The newest `limit` accepted points of each series before `before` (newest first)."""
-    keys = list(keys)
+    limit: int,
+) -> dict[SeriesKey, list[Point]]:
+    """The newest `limit` accepted points of each series before `before`, newest first."""
     if not keys:
         return {}
-    started, run_id = before
-    rank = (
-        func.row_number()
-        .over(
-            partition_by=(Measurement.benchmark_id, Measurement.metric_id),
-            order_by=(Run.started_at.desc(), Run.id.desc()),
-        )
-        .label("rank")
+    rows = session.execute(
+        _HISTORY,
+        {
+            "benchmarks": [k[0] for k in keys],
+            "metrics": [k[1] for k in keys],
+            "branch": branch_id,
+            "testbed": testbed_id,
+            "started_at": before[0],
+            "run_id": before[1],
+            "limit": limit,
+        },
     )
-    inner = (
-        select(
-            Measurement.benchmark_id,
-            Measurement.metric_id,
-            Measurement.run_id,
-            Measurement.value,
-            Measurement.samples,
-            rank,
-        )
-        .join(Run, Run.id == Measurement.run_id)
-        .where(
-            Run.branch_id == branch_id,
-            Run.testbed_id == testbed_id,
-            Run.status == "completed",
-            Run.accepted.is_(True),
-            or_(Run.started_at < started, and_(Run.started_at == started, Run.id < run_id)),
-            tuple_(Measurement.benchmark_id, Measurement.metric_id).in_(keys),
-        )
-        .subquery()
-    )
-    rows = session.execute(select(inner).where(inner.c.rank <= limit).order_by(inner.c.rank))
-    out: dict[SeriesKey, list[BaselinePoint]] = {}
-    for row in rows:
-        out.setdefault((row.benchmark_id, row.metric_id), []).append(
-            BaselinePoint(row.run_id, row.value, tuple(row.samples or ()))
-        )
+    out: dict[SeriesKey, list[Point]] = {}
+    for b, m, run_id, value, samples, commit in rows:
+        out.setdefault((b, m), []).append(Point(run_id, value, tuple(samples or ()), commit))
     return out
 
 
 def pinned_points(
-    *, session: Session, run_id: int, keys: Iterable[SeriesKey]
-) -> dict[SeriesKey, BaselinePoint]:
+    *, session: Session, run_id: int, keys: Sequence[SeriesKey]
+) -> dict[SeriesKey, Point]:
     """The pinned run's measurement of each series it has."""
-    keys = list(keys)
     if not keys:
         return {}
     rows = session.execute(
-        select(Measurement).where(
-            Measurement.run_id == run_id,
-            tuple_(Measurement.benchmark_id, Measurement.metric_id).in_(keys),
-        )
-    ).scalars()
-    return {
-        (m.benchmark_id, m.metric_id): BaselinePoint(m.run_id, m.value, tuple(m.samples or ()))
-        for m in rows
-    }
+        text(
+            """
+            SELECT m.benchmark_id, m.metric_id, m.run_id, m.value, m.samples, r.commit
+            FROM unnest(CAST(:benchmarks AS int[]), CAST(:metrics AS int[])) AS k(b, m)
+            JOIN measurement m ON m.run_id = :run AND m.benchmark_id = k.b AND m.metric_id = k.m
+            JOIN run r ON r.id = m.run_id
+            """
+        ),
+        {"benchmarks": [k[0] for k in keys], "metrics": [k[1] for k in keys], "run": run_id},
+    )
+    return {(b, m): Point(rid, v, tuple(s or ()), c) for b, m, rid, v, s, c in rows}

@@ -1,10 +1,13 @@
-"""Measurement and verdict tables."""
+"""Series, measurement and verdict tables."""
 
 from __future__ import annotations
+
+from datetime import datetime
 
 from sqlalchemy import (
     ARRAY,
     CheckConstraint,
+    DateTime,
     Float,
     ForeignKey,
     Index,
@@ -16,6 +19,22 @@ from sqlalchemy import (
 from sqlalchemy.orm import Mapped, mapped_column
 
 from benchdash.db import Base
+from benchdash.kit.sql import sql_in
+from benchdash.regression.engine import Level
+
+
+class Series(Base):
+    """What is compared over time: one benchmark variant's metric on one branch and testbed."""
+
+    __tablename__ = "series"
+    __table_args__ = (UniqueConstraint("benchmark_id", "metric_id", "branch_id", "testbed_id"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    system_id: Mapped[int] = mapped_column(ForeignKey("system.id", ondelete="CASCADE"))
+    benchmark_id: Mapped[int] = mapped_column(ForeignKey("benchmark.id", ondelete="CASCADE"))
+    metric_id: Mapped[int] = mapped_column(ForeignKey("metric.id", ondelete="CASCADE"))
+    branch_id: Mapped[int] = mapped_column(ForeignKey("branch.id", ondelete="CASCADE"))
+    testbed_id: Mapped[int] = mapped_column(ForeignKey("testbed.id", ondelete="CASCADE"))
 
 
 class Measurement(Base):
@@ -25,6 +44,7 @@ class Measurement(Base):
     __table_args__ = (
         UniqueConstraint("run_id", "benchmark_id", "metric_id"),
         Index("ix_measurement_series", "benchmark_id", "metric_id", "run_id"),
+        Index("ix_measurement_series_time", "series_id", "started_at", "run_id"),
         CheckConstraint("n >= 0", name="n_nonneg"),
         CheckConstraint("stddev IS NULL OR stddev >= 0", name="stddev_nonneg"),
         CheckConstraint("min_value IS NULL OR min_value <= max_value", name="min_le_max"),
@@ -35,6 +55,8 @@ class Measurement(Base):
     run_id: Mapped[int] = mapped_column(ForeignKey("run.id", ondelete="CASCADE"))
     benchmark_id: Mapped[int] = mapped_column(ForeignKey("benchmark.id", ondelete="CASCADE"))
     metric_id: Mapped[int] = mapped_column(ForeignKey("metric.id", ondelete="CASCADE"))
+    series_id: Mapped[int] = mapped_column(ForeignKey("series.id", ondelete="CASCADE"))
+    started_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))  # the run's
     value: Mapped[float] = mapped_column(Float)
     samples: Mapped[list[float]] = mapped_column(ARRAY(Float), default=list)
     n: Mapped[int] = mapped_column(Integer, default=0)
@@ -51,12 +73,7 @@ class Verdict(Base):
     """The regression verdict of one measurement against its baseline."""
 
     __tablename__ = "verdict"
-    __table_args__ = (
-        CheckConstraint(
-            "level IN ('ok','improved','warn','fail','noisy','unstable','no_baseline')",
-            name="level_known",
-        ),
-    )
+    __table_args__ = (CheckConstraint(f"level IN ({sql_in(Level)})", name="level_known"),)
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     measurement_id: Mapped[int] = mapped_column(

@@ -38,6 +38,7 @@ def verdicts_for_run(
             measurement_id=m.id,
             benchmark=b.name,
             parameters=b.parameters,
+            params_key=b.params_key,
             metric=mt.name,
             unit=mt.unit,
             direction=mt.direction,

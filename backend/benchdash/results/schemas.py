@@ -3,16 +3,20 @@
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
+from benchdash.kit.validation import SafeJson, SafeStr, check_text
+from benchdash.regression.engine import Level
+from benchdash.runs.schemas import RunSummary
+from benchdash.runs.states import RunTrigger
+
 SLUG = r"^[a-z0-9][a-z0-9_.-]{0,63}$"
 COUNT_UNITS = {"count", "requests", "errors", "queries", "ops", "allocs", "allocs/op", "B", "bytes"}
-Scalar = str | int | float | bool | None
+Scalar = SafeStr | int | float | bool | None
 
 Direction = Literal["higher_is_better", "lower_is_better"]
-Level = Literal["ok", "improved", "warn", "fail", "noisy", "unstable", "no_baseline"]
 
 
 class Strict(BaseModel):
@@ -25,7 +29,9 @@ class MetricIn(Strict):
     """One metric of one benchmark: a value, repeated samples, or both."""
 
     name: str = Field(min_length=1, max_length=120, pattern=r"^[A-Za-z0-9_.%/\-]+$")
-    unit: str = Field(min_length=1, max_length=40, description="Unit, e.g. ns, req/s, MiB/s, %.")
+    unit: SafeStr = Field(
+        min_length=1, max_length=40, description="Unit, e.g. ns, req/s, MiB/s, %."
+    )
     direction: Direction = Field(description="Whether a larger value is better or worse.")
     value: float | None = Field(None, description="The value; defaults to the samples' median.")
     samples: list[float] = Field(
@@ -46,11 +52,18 @@ class MetricIn(Strict):
 class ResultIn(Strict):
     """One benchmark (name + parameters) and its metrics."""
 
-    benchmark: str = Field(min_length=1, max_length=300, description="Benchmark name.")
-    parameters: dict[str, Scalar] = Field(
+    benchmark: SafeStr = Field(min_length=1, max_length=300, description="Benchmark name.")
+    parameters: dict[Annotated[str, Field(max_length=200)], Scalar] = Field(
         default_factory=dict, description="Parameters that make this variant distinct."
     )
     metrics: list[MetricIn] = Field(min_length=1, max_length=200)
+
+    @field_validator("parameters")
+    @classmethod
+    def _safe_keys(cls, parameters: dict[str, Scalar]) -> dict[str, Scalar]:
+        for key in parameters:
+            check_text(key)
+        return parameters
 
     @field_validator("metrics")
     @classmethod
@@ -66,19 +79,22 @@ class RunIn(Strict):
     """Where and when the results were measured."""
 
     id: int | None = Field(
-        None, description="Run created by POST /api/v1/runs that this completes."
+        None,
+        ge=1,
+        le=2**31 - 1,
+        description="Run created by POST /api/v1/runs that this completes.",
     )
-    external_id: str | None = Field(
+    external_id: SafeStr | None = Field(
         None, min_length=1, max_length=200, description="Idempotency key, unique per system."
     )
-    commit: str | None = Field(None, max_length=64)
-    branch: str = Field("main", min_length=1, max_length=200)
-    version: str | None = Field(None, max_length=100)
-    trigger: Literal["ci", "manual", "schedule", "web", "demo"] = "ci"
-    profile: str | None = Field(None, max_length=40)
+    commit: SafeStr | None = Field(None, max_length=64)
+    branch: SafeStr = Field("main", min_length=1, max_length=200)
+    version: SafeStr | None = Field(None, max_length=100)
+    trigger: RunTrigger = RunTrigger.CI
+    profile: SafeStr | None = Field(None, max_length=40)
     started_at: datetime | None = None
     finished_at: datetime | None = None
-    testbed: str | None = Field(None, min_length=1, max_length=200)
+    testbed: SafeStr | None = Field(None, min_length=1, max_length=200)
 
 
 class DocumentIn(Strict):
@@ -87,8 +103,8 @@ class DocumentIn(Strict):
     schema_: Literal["benchdash/v1"] = Field(alias="schema")
     system: str = Field(pattern=SLUG, description="System slug.")
     run: RunIn
-    environment: dict[str, Any] = Field(default_factory=dict)
-    configuration: dict[str, Any] = Field(default_factory=dict)
+    environment: SafeJson = Field(default_factory=dict)
+    configuration: SafeJson = Field(default_factory=dict)
     results: list[ResultIn] = Field(min_length=1, max_length=5000)
 
     model_config = ConfigDict(extra="forbid", allow_inf_nan=False, populate_by_name=True)
@@ -100,6 +116,7 @@ class VerdictRead(BaseModel):
     measurement_id: int
     benchmark: str
     parameters: dict[str, Any]
+    params_key: str = Field(description="Canonical JSON of the parameters.")
     metric: str
     unit: str
     direction: Direction
@@ -125,31 +142,6 @@ class VerdictRead(BaseModel):
     fail_threshold: float
     explanation: str
     series_url: str
-
-
-class RunSummary(BaseModel):
-    """A run without its measurements."""
-
-    id: int
-    system: str
-    external_id: str | None
-    commit: str | None
-    branch: str
-    testbed: str | None
-    version: str | None
-    trigger: str
-    profile: str | None
-    status: str
-    message: str | None
-    created_at: datetime
-    started_at: datetime
-    finished_at: datetime | None
-    url: str
-    counts: dict[str, int] = Field(default_factory=dict, description="Verdicts by level.")
-    ref: str | None = None
-    progress: dict[str, Any] | None = None
-    cancel_requested: bool = False
-    agent: str | None = None
 
 
 class IngestResponse(BaseModel):

@@ -1,32 +1,42 @@
-"""Ingest of benchdash/v1 documents: store the run, its measurements and their verdicts."""
+"""Ingest of benchdash/v1 documents: the run, its measurements and their verdicts.
+
+A few statements whatever the document's size: system, branch, testbed, metrics, benchmarks
+and series are resolved set-wise; the run row is inserted with ON CONFLICT on its external
+id (so concurrent uploads of one document store it once); measurements and verdicts go in
+as multi-row INSERT … RETURNING; the history of every series comes in one query
+(`results.judge`). The response is built from what was computed, never re-read.
+"""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from sqlalchemy import select
+from sqlalchemy.dialects.postgresql import insert
 from sqlalchemy.orm import Session
 
-from benchdash.alerts import service as alert_service
 from benchdash.db import utcnow
 from benchdash.kit.errors import InvalidInput, NotFound
-from benchdash.regression import engine
-from benchdash.regression.explain import explain
-from benchdash.results import history
-from benchdash.results.models import Measurement, Verdict
+from benchdash.results import judge
+from benchdash.results.models import Series
 from benchdash.results.schemas import DocumentIn, ResultIn
 from benchdash.runs import lifecycle
 from benchdash.runs.models import Run
+from benchdash.runs.states import RunStatus
 from benchdash.systems import service as system_service
-from benchdash.systems.models import Branch, Metric
+from benchdash.systems.models import Branch, System
 
 
 @dataclass
 class IngestOutcome:
-    """The stored run and whether this call created it."""
+    """The stored run, whether this call created it, and (when it did) what was judged."""
 
     run: Run
     created: bool
+    system: System
+    branch: Branch
+    testbed: str | None
+    judged: list[judge.Judged] = field(default_factory=list)
 
 
 def find_by_external_id(*, session: Session, system_id: int, external_id: str) -> Run | None:
@@ -65,31 +75,89 @@ def _declared_metrics(results: list[ResultIn]) -> dict[str, tuple[str, str]]:
     return declared
 
 
-def _attach_run(
-    *, session: Session, document: DocumentIn, system_id: int, branch: Branch, testbed_id: int
-) -> Run:
+def _insert_run(
+    *, session: Session, document: DocumentIn, system_id: int, branch_id: int, testbed_id: int
+) -> Run | None:
+    """A new completed run; None when a concurrent upload stored this external id first."""
+    meta, now = document.run, utcnow()
+    values = {
+        "testbed_id": testbed_id,
+        "version": meta.version,
+        "environment": document.environment,
+        "configuration": document.configuration,
+        "commit": meta.commit,
+        "finished_at": meta.finished_at or now,
+        "started_at": meta.started_at or now,
+        "system_id": system_id,
+        "branch_id": branch_id,
+        "external_id": document.run.external_id,
+        "trigger": document.run.trigger,
+        "profile": document.run.profile,
+        "status": RunStatus.COMPLETED,
+        "created_at": now,
+    }
+    stmt = insert(Run).values(**values)
+    if document.run.external_id:
+        stmt = stmt.on_conflict_do_nothing(index_elements=["system_id", "external_id"])
+    run_id = session.scalar(stmt.returning(Run.id))
+    return None if run_id is None else session.get_one(Run, run_id)
+
+
+def _complete_queued(*, session: Session, document: DocumentIn, run: Run, testbed_id: int) -> None:
+    """Fill a queued run (POST /runs) with the document's metadata and complete it."""
+    lifecycle.mark_completed(session=session, run=run)
     meta = document.run
-    now = utcnow()
-    if meta.id is not None:
-        run = session.get(Run, meta.id)
-        if run is None or run.system_id != system_id:
-            raise NotFound(f"run {meta.id} does not exist for system {document.system!r}")
-        lifecycle.mark_completed(session=session, run=run)
-    else:
-        run = Run(system_id=system_id, created_at=now, branch_id=branch.id, status="completed")
-        session.add(run)
     run.testbed_id = testbed_id
-    run.external_id = meta.external_id or run.external_id
     run.version = meta.version
-    run.trigger = meta.trigger if meta.id is None else run.trigger
-    run.profile = meta.profile or run.profile
     run.environment = document.environment
     run.configuration = document.configuration
-    run.started_at = meta.started_at or run.started_at or now
     run.commit = meta.commit or run.commit
-    run.finished_at = meta.finished_at or now
+    run.external_id = meta.external_id or run.external_id
+    run.profile = meta.profile or run.profile
+    run.started_at = meta.started_at or run.started_at
+    run.finished_at = meta.finished_at or utcnow()
     session.flush()
-    return run
+
+
+def _ensure_series(
+    *,
+    session: Session,
+    system_id: int,
+    branch_id: int,
+    testbed_id: int,
+    pairs: list[tuple[int, int]],
+) -> dict[tuple[int, int], int]:
+    """Series ids of (benchmark, metric) pairs on a branch and testbed, created when new."""
+    where = (Series.branch_id == branch_id, Series.testbed_id == testbed_id)
+
+    def load() -> dict[tuple[int, int], int]:
+        rows = session.execute(
+            select(Series.benchmark_id, Series.metric_id, Series.id).where(
+                *where,
+                Series.benchmark_id.in_({b for b, _ in pairs}),
+                Series.metric_id.in_({m for _, m in pairs}),
+            )
+        )
+        return {(b, m): sid for b, m, sid in rows}
+
+    have = load()
+    missing = [p for p in pairs if p not in have]
+    if missing:
+        session.execute(
+            insert(Series).on_conflict_do_nothing(),
+            [
+                {
+                    "system_id": system_id,
+                    "benchmark_id": b,
+                    "metric_id": m,
+                    "branch_id": branch_id,
+                    "testbed_id": testbed_id,
+                }
+                for b, m in missing
+            ],
+        )
+        have = load()
+    return have
 
 
 def ingest(*, session: Session, document: DocumentIn) -> IngestOutcome:
@@ -97,22 +165,33 @@ def ingest(*, session: Session, document: DocumentIn) -> IngestOutcome:
     _check_unique(document.results)
     declared = _declared_metrics(document.results)
     system = system_service.ensure_system(session=session, slug=document.system)
-    if document.run.external_id:
+    meta = document.run
+    queued = None
+    if meta.id is not None:
+        queued = session.get(Run, meta.id)
+        if queued is None or queued.system_id != system.id:
+            raise NotFound(f"run {meta.id} does not exist for system {document.system!r}")
+        if queued.status == RunStatus.COMPLETED:  # the agent retried an upload that landed
+            return _existing(session, queued, system)
+        if meta.external_id:
+            other = find_by_external_id(
+                session=session, system_id=system.id, external_id=meta.external_id
+            )
+            if other is not None and other.id != queued.id:
+                raise InvalidInput(
+                    f"external_id {meta.external_id!r} already belongs to run {other.id}",
+                    errors=[{"loc": ["run", "external_id"], "msg": "taken by another run"}],
+                )
+    elif meta.external_id:
         existing = find_by_external_id(
-            session=session, system_id=system.id, external_id=document.run.external_id
+            session=session, system_id=system.id, external_id=meta.external_id
         )
         if existing is not None:
-            return IngestOutcome(existing, created=False)
-    if document.run.id is not None:
-        queued = session.get(Run, document.run.id)
-        branch_name = document.run.branch
-        if queued is not None and queued.system_id == system.id:
-            branch_name = session.get_one(Branch, queued.branch_id).name  # the trigger's branch
-    else:
-        branch_name = document.run.branch
+            return _existing(session, existing, system)
+    branch_name = session.get_one(Branch, queued.branch_id).name if queued else meta.branch
     branch = system_service.ensure_branch(session=session, system_id=system.id, name=branch_name)
     testbed = system_service.ensure_testbed(
-        session=session, name=document.run.testbed, environment=document.environment
+        session=session, name=meta.testbed, environment=document.environment
     )
     metrics = system_service.ensure_metrics(session=session, system_id=system.id, declared=declared)
     benchmarks = system_service.ensure_benchmarks(
@@ -120,125 +199,46 @@ def ingest(*, session: Session, document: DocumentIn) -> IngestOutcome:
         system_id=system.id,
         variants=[(r.benchmark, dict(r.parameters)) for r in document.results],
     )
-    run = _attach_run(
+    if queued is not None:
+        _complete_queued(session=session, document=document, run=queued, testbed_id=testbed.id)
+        run = queued
+    else:
+        inserted = _insert_run(
+            session=session,
+            document=document,
+            system_id=system.id,
+            branch_id=branch.id,
+            testbed_id=testbed.id,
+        )
+        if inserted is None:  # lost a race on the external id: the winner's run is the answer
+            assert meta.external_id is not None
+            found = find_by_external_id(
+                session=session, system_id=system.id, external_id=meta.external_id
+            )
+            assert found is not None
+            return _existing(session, found, system)
+        run = inserted
+    items = [
+        (
+            benchmarks[(r.benchmark, system_service.params_key(dict(r.parameters)))],
+            metrics[m.name],
+            m,
+        )
+        for r in document.results
+        for m in r.metrics
+    ]
+    series = _ensure_series(
         session=session,
-        document=document,
         system_id=system.id,
-        branch=branch,
+        branch_id=branch.id,
         testbed_id=testbed.id,
+        pairs=list(dict.fromkeys((b.id, mt.id) for b, mt, _ in items)),
     )
-    rows: list[tuple[Measurement, Metric, engine.SampleStats]] = []
-    for r in document.results:
-        bench = benchmarks[(r.benchmark, system_service.params_key(dict(r.parameters)))]
-        for m in r.metrics:
-            st = engine.summarize(m.samples, m.value)
-            meas = Measurement(
-                run_id=run.id,
-                benchmark_id=bench.id,
-                metric_id=metrics[m.name].id,
-                value=st.value,
-                samples=list(m.samples),
-                n=st.n,
-                mean=st.mean,
-                median=st.median,
-                stddev=st.stddev,
-                min_value=st.min,
-                max_value=st.max,
-                cv=st.cv,
-                outliers_removed=st.outliers_removed,
-            )
-            rows.append((meas, metrics[m.name], st))
-    session.add_all([r[0] for r in rows])
-    session.flush()
-    judge_run(session=session, run=run, branch=branch, rows=rows)
-    return IngestOutcome(run, created=True)
+    judged = judge.judge_run(session=session, run=run, branch=branch, items=items, series=series)
+    return IngestOutcome(run, True, system, branch, testbed.name, judged)
 
 
-def _history(
-    *, session: Session, run: Run, branch: Branch, keys: set[tuple[int, int]]
-) -> dict[tuple[int, int], list[engine.BaselinePoint]]:
-    assert run.testbed_id is not None
-    before = (run.started_at, run.id)
-    points = history.recent_points(
-        session=session, branch_id=branch.id, testbed_id=run.testbed_id, keys=keys, before=before
-    )
-    missing = {k for k in keys if k not in points}
-    if missing and branch.base_branch:
-        base = system_service.find_branch(
-            session=session, system_id=run.system_id, name=branch.base_branch
-        )
-        if base is not None:
-            points.update(
-                history.recent_points(
-                    session=session,
-                    branch_id=base.id,
-                    testbed_id=run.testbed_id,
-                    keys=missing,
-                    before=before,
-                )
-            )
-    return points
-
-
-def judge_run(
-    *,
-    session: Session,
-    run: Run,
-    branch: Branch,
-    rows: list[tuple[Measurement, Metric, engine.SampleStats]],
-) -> list[Verdict]:
-    """Compute, store and alert on the verdict of every measurement of a run."""
-    keys = {(m.benchmark_id, m.metric_id) for m, _, _ in rows}
-    points = _history(session=session, run=run, branch=branch, keys=keys)
-    pinned: dict[tuple[int, int], engine.BaselinePoint] = {}
-    if branch.pinned_run_id is not None and branch.pinned_run_id != run.id:
-        pinned = history.pinned_points(session=session, run_id=branch.pinned_run_id, keys=keys)
-    verdicts: list[Verdict] = []
-    for meas, metric, st in rows:
-        key = (meas.benchmark_id, meas.metric_id)
-        past = points.get(key, [])
-        baseline = engine.build_baseline(past, pinned.get(key))
-        thresholds = engine.Thresholds(metric.warn_threshold, metric.fail_threshold)
-        v = engine.judge(
-            current=st,
-            direction=metric.direction,
-            baseline=baseline,
-            thresholds=thresholds,
-            history_values=[p.value for p in past],
-        )
-        verdict = Verdict(
-            measurement_id=meas.id,
-            level=v.level.value,
-            baseline_value=baseline.value if baseline else None,
-            baseline_run_ids=list(baseline.run_ids) if baseline else [],
-            baseline_source=baseline.source if baseline else None,
-            change_pct=v.change_pct,
-            p_value=v.p_value,
-            z_score=v.z_score,
-            gate=v.gate,
-            warn_threshold=thresholds.warn,
-            fail_threshold=thresholds.fail,
-            explanation=explain(
-                level=v.level,
-                change_pct=v.change_pct,
-                p_value=v.p_value,
-                z_score=v.z_score,
-                gate=v.gate,
-                warn=thresholds.warn,
-                fail=thresholds.fail,
-                baseline_run_ids=baseline.run_ids if baseline else (),
-                baseline_source=baseline.source if baseline else None,
-                unit=metric.unit,
-                direction=metric.direction,
-                cv=st.cv,
-            ),
-        )
-        verdicts.append(verdict)
-    session.add_all(verdicts)
-    session.flush()
-    alert_service.apply_verdicts(
-        session=session,
-        run=run,
-        items=[(meas, v) for (meas, _, _), v in zip(rows, verdicts, strict=True)],
-    )
-    return verdicts
+def _existing(session: Session, run: Run, system: System) -> IngestOutcome:
+    branch = session.get_one(Branch, run.branch_id)
+    testbed = system_service.testbed_name(session=session, testbed_id=run.testbed_id)
+    return IngestOutcome(run, False, system, branch, testbed)

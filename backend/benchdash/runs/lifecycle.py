@@ -1,7 +1,4 @@
-"""Run lifecycle: trigger, cancel, agent reports, heartbeat reaper.
-
-States: queued → building → running → uploading → completed | failed | cancelled | timed_out.
-"""
+"""Run lifecycle: trigger, cancel, agent reports, heartbeat reaper (states in `runs.states`)."""
 
 from __future__ import annotations
 
@@ -15,16 +12,9 @@ from benchdash.db import utcnow
 from benchdash.kit.errors import Conflict, InvalidInput, NotFound
 from benchdash.runs import queue
 from benchdash.runs.models import Run, RunEvent
+from benchdash.runs.states import ACTIVE, NEXT, TERMINAL, RunStatus
 from benchdash.systems import service as system_service
 
-ACTIVE = ("building", "running", "uploading")
-TERMINAL = ("completed", "failed", "cancelled", "timed_out")
-NEXT: dict[str, tuple[str, ...]] = {
-    "queued": ("building", "running", "failed", "cancelled"),
-    "building": ("running", "failed", "cancelled", "timed_out"),
-    "running": ("uploading", "failed", "cancelled", "timed_out"),
-    "uploading": ("failed", "cancelled", "timed_out"),
-}
 SHA_CHARS = set("0123456789abcdef")
 DETACHED_REFS = ("HEAD", "working-tree")
 MAX_LOG_LINES = 500
@@ -164,7 +154,7 @@ def report(
         run.progress = progress
         add_event(session=session, run_id=run.id, kind="progress", data=progress)
     if status is not None and status != run.status:
-        if status not in NEXT.get(run.status, ()):
+        if status not in NEXT.get(RunStatus(run.status), ()):
             raise Conflict(f"run {run_id} cannot go from {run.status} to {status}")
         _set_status(session, run, status, message)
     session.flush()

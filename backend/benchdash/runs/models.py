@@ -20,18 +20,8 @@ from sqlalchemy.dialects.postgresql import JSONB
 from sqlalchemy.orm import Mapped, mapped_column
 
 from benchdash.db import Base, utcnow
-
-RUN_STATES = (
-    "queued",
-    "building",
-    "running",
-    "uploading",
-    "completed",
-    "failed",
-    "cancelled",
-    "timed_out",
-)
-TRIGGERS = ("ci", "manual", "schedule", "web", "demo")
+from benchdash.kit.sql import sql_in
+from benchdash.runs.states import RunStatus
 
 
 class Run(Base):
@@ -41,11 +31,7 @@ class Run(Base):
     __table_args__ = (
         Index("ix_run_series_order", "system_id", "branch_id", "testbed_id", "started_at"),
         Index("uq_run_system_external_id", "system_id", "external_id", unique=True),
-        CheckConstraint(
-            "status IN ('queued','building','running','uploading','completed','failed',"
-            "'cancelled','timed_out')",
-            name="status_known",
-        ),
+        CheckConstraint(f"status IN ({sql_in(RunStatus)})", name="status_known"),
     )
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
@@ -73,6 +59,8 @@ class Run(Base):
     heartbeat_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
     cancel_requested: Mapped[bool] = mapped_column(default=False)
     progress: Mapped[dict[str, Any] | None] = mapped_column(JSONB)
+    # A re-run queued to confirm or dismiss a suspected change of `rerun_of` (earned alerts).
+    rerun_of: Mapped[int | None] = mapped_column(ForeignKey("run.id", ondelete="SET NULL"))
 
 
 class RunEvent(Base):

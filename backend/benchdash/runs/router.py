@@ -1,4 +1,4 @@
-"""Runs: list, read, compare."""
+"""Runs: trigger, cancel, agent reports, the live event stream, pinned baselines."""
 
 from __future__ import annotations
 
@@ -13,51 +13,13 @@ from benchdash.db import SessionMaker, session_maker
 from benchdash.deps import OptionalPrincipal, ReadAccess, SessionDep
 from benchdash.kit.errors import NotFound
 from benchdash.kit.responses import ERRORS
-from benchdash.results.schemas import RunSummary
+from benchdash.kit.validation import NamePath, RunIdPath, SlugPath
 from benchdash.runs import lifecycle, stream
 from benchdash.runs import service as run_service
-from benchdash.runs.schemas import (
-    Comparison,
-    Page,
-    ReportAck,
-    RunCreate,
-    RunDetail,
-    RunReport,
-)
+from benchdash.runs.schemas import ReportAck, RunCreate, RunEvents, RunReport, RunSummary
+from benchdash.systems.schemas import BaselinePin, BranchRead
 
 router = APIRouter(prefix="/api/v1", tags=["runs"], responses=ERRORS)
-
-
-@router.get("/runs", response_model=Page[RunSummary], dependencies=[ReadAccess])
-def read_runs(
-    session: SessionDep,
-    system: str | None = None,
-    branch: str | None = None,
-    status: str | None = None,
-    commit: str | None = None,
-    limit: Annotated[int, Query(ge=1, le=500)] = 50,
-    offset: Annotated[int, Query(ge=0)] = 0,
-) -> Page[RunSummary]:
-    """List runs, newest first, filtered by system, branch, status or commit prefix."""
-    filters = run_service.RunFilter(system=system, branch=branch, status=status, commit=commit)
-    items, total = run_service.list_runs(
-        session=session, filters=filters, limit=limit, offset=offset
-    )
-    return Page[RunSummary](items=items, total=total, limit=limit, offset=offset)
-
-
-@router.get("/runs/{run_id}", response_model=RunDetail, dependencies=[ReadAccess])
-def read_run(run_id: int, session: SessionDep) -> RunDetail:
-    """One run with every measurement, its baseline, change and verdict."""
-    return run_service.detail(session=session, run_id=run_id)
-
-
-@router.get("/compare", response_model=Comparison, dependencies=[ReadAccess])
-def read_comparison(
-    session: SessionDep, base: Annotated[int, Query()], head: Annotated[int, Query()]
-) -> Comparison:
-    """Compare two runs of one system series by series."""
-    return run_service.compare(session=session, base_id=base, head_id=head)
 
 
 @router.post("/runs", response_model=RunSummary, status_code=201)
@@ -77,21 +39,21 @@ def create_run(body: RunCreate, session: SessionDep, principal: OptionalPrincipa
 
 
 @router.post("/runs/{run_id}/cancel", response_model=RunSummary)
-def cancel_run(run_id: int, session: SessionDep, principal: OptionalPrincipal) -> RunSummary:
+def cancel_run(run_id: RunIdPath, session: SessionDep, principal: OptionalPrincipal) -> RunSummary:
     """Cancel a run: at once when queued, else the agent kills it within seconds."""
-    system = run_service.summary(session=session, run_id=run_id).system
-    who = auth_service.require(principal, "trigger", system)
+    who = auth_service.require(
+        principal, "trigger", run_service.system_of(session=session, run_id=run_id)
+    )
     lifecycle.cancel(session=session, run_id=run_id, by=who.name)
     return run_service.summary(session=session, run_id=run_id)
 
 
 @router.post("/runs/{run_id}/report", response_model=ReportAck)
 def report_run(
-    run_id: int, body: RunReport, session: SessionDep, principal: OptionalPrincipal
+    run_id: RunIdPath, body: RunReport, session: SessionDep, principal: OptionalPrincipal
 ) -> ReportAck:
-    """Agent heartbeat with state, progress and log lines (token with the upload scope)."""
-    system = run_service.summary(session=session, run_id=run_id).system
-    auth_service.require(principal, "upload", system)
+    """Agent heartbeat with state, progress and log lines (token with the agent scope)."""
+    auth_service.require(principal, "agent", run_service.system_of(session=session, run_id=run_id))
     run = lifecycle.report(
         session=session,
         run_id=run_id,
@@ -108,14 +70,20 @@ def report_run(
     "/runs/{run_id}/events",
     dependencies=[ReadAccess],
     response_class=StreamingResponse,
-    responses={200: {"content": {"text/event-stream": {}}, "description": "Event stream"}},
+    responses={
+        200: {
+            "model": RunEvents,
+            "content": {"text/event-stream": {}},
+            "description": "Server-sent events: `event: <kind>` with `data` of that kind's model",
+        }
+    },
 )
 async def read_run_events(
-    run_id: int,
+    run_id: RunIdPath,
     request: Request,
     new_session: Annotated[SessionMaker, Depends(session_maker)],
-    after: Annotated[int, Query(ge=0, description="Resume after this event id")] = 0,
-    last_event_id: Annotated[int | None, Header()] = None,
+    after: Annotated[int, Query(ge=0, le=2**62, description="Resume after this event id")] = 0,
+    last_event_id: Annotated[int | None, Header(ge=0, le=2**62)] = None,
 ) -> StreamingResponse:
     """Server-sent events: a snapshot, then state, progress and log events until the run ends."""
     start = max(after, last_event_id or 0)
@@ -132,3 +100,18 @@ async def read_run_events(
     return StreamingResponse(
         body(), media_type="text/event-stream", headers={"Cache-Control": "no-cache"}
     )
+
+
+@router.put(
+    "/systems/{slug}/branches/{branch}/baseline", response_model=BranchRead, tags=["systems"]
+)
+def pin_baseline(
+    slug: SlugPath,
+    branch: NamePath,
+    body: BaselinePin,
+    session: SessionDep,
+    principal: OptionalPrincipal,
+) -> BranchRead:
+    """Pin a run as the baseline of a branch, or unpin with null (trigger or admin)."""
+    auth_service.require(principal, "trigger", slug)
+    return run_service.pin_baseline(session=session, slug=slug, branch=branch, run_id=body.run_id)

@@ -1,55 +1,62 @@
-"""Wire types of the runs domain."""
+"""Wire types of the runs domain: run summaries, triggering, agent reports, the event stream."""
 
 from __future__ import annotations
 
-from typing import Any, Generic, Literal, TypeVar
+from datetime import datetime
+from typing import Annotated, Generic, Literal, TypeVar
 
 from pydantic import BaseModel, Field
 
-from benchdash.results.schemas import RunSummary, VerdictRead
-
-
-class RunDetail(RunSummary):
-    """A run with its environment, configuration and every measurement with its verdict."""
-
-    environment: dict[str, Any] | None
-    configuration: dict[str, Any] | None
-    measurements: list[VerdictRead]
-
+from benchdash.kit.validation import SafeStr
+from benchdash.runs.states import RunStatus, RunTrigger
 
 T = TypeVar("T")
+RunId = Annotated[int, Field(ge=1, le=2**31 - 1, description="A run id.")]
 
 
 class Page(BaseModel, Generic[T]):
     """One page of a list."""
 
     items: list[T]
-    total: int
+    total: int = Field(description="Items matching the filters, on every page.")
     limit: int
     offset: int
 
 
-class CompareRow(BaseModel):
-    """One series present in either run of a comparison."""
+class Progress(BaseModel):
+    """Where a run is: scenario i of n, percent, estimated seconds left."""
 
-    benchmark: str
-    parameters: dict[str, Any]
-    metric: str
-    unit: str
-    direction: str
-    base: float | None
-    head: float | None
-    change_pct: float | None
-    p_value: float | None
-    level: str | None
+    done: int = Field(ge=0, le=1_000_000, description="Scenarios finished.")
+    total: int = Field(ge=1, le=1_000_000, description="Scenarios in the run.")
+    scenario: SafeStr | None = Field(None, max_length=300, description="The one running now.")
+    percent: float = Field(ge=0, le=100, description="Share of the run done.")
+    eta_s: float | None = Field(None, ge=0, le=10**7, description="Seconds left, estimated.")
 
 
-class Comparison(BaseModel):
-    """Two runs side by side."""
+class RunSummary(BaseModel):
+    """A run without its measurements."""
 
-    base: RunSummary
-    head: RunSummary
-    rows: list[CompareRow]
+    id: int
+    system: str
+    external_id: str | None = Field(description="The uploader's idempotency key.")
+    commit: str | None
+    branch: str
+    testbed: str | None
+    version: str | None
+    trigger: RunTrigger
+    profile: str | None
+    status: RunStatus
+    message: str | None = Field(description="Why it failed or was cancelled.")
+    created_at: datetime
+    started_at: datetime
+    finished_at: datetime | None
+    url: str = Field(description="The UI path of the run.")
+    counts: dict[str, int] = Field(default_factory=dict, description="Verdicts by level.")
+    ref: str | None = Field(None, description="The git ref a triggered run checks out.")
+    progress: Progress | None = None
+    cancel_requested: bool = False
+    agent: str | None = Field(None, description="The runner agent working on it.")
+    rerun_of: int | None = Field(None, description="The run whose suspected change this re-checks.")
 
 
 class RunCreate(BaseModel):
@@ -58,35 +65,85 @@ class RunCreate(BaseModel):
     system: str = Field(pattern=r"^[a-z0-9][a-z0-9_.-]{0,63}$")
     ref: str = Field("main", min_length=1, max_length=200, pattern=r"^[A-Za-z0-9._/@^~-]+$")
     profile: Literal["quick", "standard", "full"] = "quick"
-    benchmarks: list[str] | None = Field(None, max_length=200)
-    branch: str | None = Field(None, min_length=1, max_length=200)
-    trigger: Literal["web", "schedule"] = Field("web", description="schedule: agents' cron")
+    benchmarks: list[Annotated[SafeStr, Field(max_length=300)]] | None = Field(None, max_length=200)
+    branch: SafeStr | None = Field(None, min_length=1, max_length=200)
+    trigger: Literal[RunTrigger.WEB, RunTrigger.SCHEDULE] = Field(
+        RunTrigger.WEB, description="schedule: the agents' cron"
+    )
 
 
-class Progress(BaseModel):
-    """Where a run is: scenario i of n, percent, estimated seconds left."""
-
-    done: int = Field(ge=0)
-    total: int = Field(ge=1)
-    scenario: str | None = Field(None, max_length=300)
-    percent: float = Field(ge=0, le=100)
-    eta_s: float | None = Field(None, ge=0)
+AgentState = Literal[
+    RunStatus.BUILDING,
+    RunStatus.RUNNING,
+    RunStatus.UPLOADING,
+    RunStatus.FAILED,
+    RunStatus.CANCELLED,
+    RunStatus.TIMED_OUT,
+]
 
 
 class RunReport(BaseModel):
     """An agent's heartbeat, optionally with a state change, progress and log lines."""
 
-    status: (
-        Literal["building", "running", "uploading", "failed", "cancelled", "timed_out"] | None
-    ) = None
-    message: str | None = Field(None, max_length=20_000)
+    status: AgentState | None = None
+    message: SafeStr | None = Field(None, max_length=20_000)
     progress: Progress | None = None
-    lines: list[str] = Field(default_factory=list, max_length=5_000)
-    agent: str | None = Field(None, max_length=200)
+    lines: list[Annotated[SafeStr, Field(max_length=20_000)]] = Field(
+        default_factory=list, max_length=5_000
+    )
+    agent: SafeStr | None = Field(None, max_length=200)
 
 
 class ReportAck(BaseModel):
     """What the agent must do next."""
 
-    status: str
+    status: RunStatus
     cancel_requested: bool
+
+
+# The event stream (GET /api/v1/runs/{id}/events): `event: <kind>` and `data: <one of these>`.
+
+
+class SnapshotEvent(BaseModel):
+    """`snapshot`: the run as it is when the stream starts (no id)."""
+
+    status: RunStatus
+    progress: Progress | None
+    message: str | None
+
+
+class StateEvent(BaseModel):
+    """`state`: the run changed state."""
+
+    status: RunStatus
+    message: str | None
+    at: datetime
+
+
+class ProgressEvent(Progress):
+    """`progress`: a new progress report."""
+
+    at: datetime
+
+
+class LogEvent(BaseModel):
+    """`log`: lines the driver printed (or the agent said)."""
+
+    lines: list[str]
+    at: datetime
+
+
+class EndEvent(BaseModel):
+    """`end`: the run reached a final state; the stream closes."""
+
+    status: RunStatus
+
+
+class RunEvents(BaseModel):
+    """The payload of each event kind of the stream (documentation of `text/event-stream`)."""
+
+    snapshot: SnapshotEvent
+    state: StateEvent
+    progress: ProgressEvent
+    log: LogEvent
+    end: EndEvent

@@ -11,8 +11,8 @@ from sqlalchemy import select
 from starlette.concurrency import run_in_threadpool
 
 from benchdash.db import SessionMaker
-from benchdash.runs.lifecycle import TERMINAL
 from benchdash.runs.models import Run, RunEvent
+from benchdash.runs.states import TERMINAL
 
 POLL_S = 0.4
 KEEPALIVE_S = 15.0

@@ -10,7 +10,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator, model_valida
 from sqlalchemy.orm import Session
 
 from benchdash.systems import service as system_service
-from benchdash.systems.models import System
+from benchdash.systems.models import DEFAULT_THRESHOLDS, Metric, System
 
 
 class ManifestMetric(BaseModel):
@@ -21,8 +21,8 @@ class ManifestMetric(BaseModel):
     name: str = Field(min_length=1, max_length=120)
     unit: str = Field(min_length=1, max_length=40)
     direction: Literal["higher_is_better", "lower_is_better"]
-    warn: float = Field(5.0, gt=0, le=1000)
-    fail: float = Field(10.0, gt=0, le=1000)
+    warn: float = Field(DEFAULT_THRESHOLDS.warn, gt=0, le=1000)
+    fail: float = Field(DEFAULT_THRESHOLDS.fail, gt=0, le=1000)
 
     @model_validator(mode="after")
     def _ordered(self) -> ManifestMetric:
@@ -78,8 +78,10 @@ class Manifest(BaseModel):
         return self
 
 
-def register(*, session: Session, slug: str, manifest: Manifest) -> System:
-    """Store the manifest and apply its system fields and metric thresholds."""
+def register(
+    *, session: Session, slug: str, manifest: Manifest, by: str
+) -> tuple[System, list[Metric]]:
+    """Store the manifest and apply its system fields and metric thresholds (audited)."""
     headline = manifest.headline or {}
     system = system_service.ensure_system(session=session, slug=slug, name=manifest.name)
     system.name = manifest.name
@@ -91,9 +93,11 @@ def register(*, session: Session, slug: str, manifest: Manifest) -> System:
     declared: dict[str, tuple[str, str]] = {m.name: (m.unit, m.direction) for m in manifest.metrics}
     stored = system_service.ensure_metrics(session=session, system_id=system.id, declared=declared)
     for m in manifest.metrics:
-        stored[m.name].warn_threshold, stored[m.name].fail_threshold = m.warn, m.fail
+        system_service.apply_thresholds(
+            session=session, system=system, metric=stored[m.name], warn=m.warn, fail=m.fail, by=by
+        )
     session.flush()
-    return system
+    return system, [stored[m.name] for m in manifest.metrics]
 
 
 def next_scheduled(system: System, now: datetime | None = None) -> tuple[datetime, str] | None:

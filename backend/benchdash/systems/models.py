@@ -19,8 +19,10 @@ from sqlalchemy.dialects.postgresql import JSONB
 from sqlalchemy.orm import Mapped, mapped_column
 
 from benchdash.db import Base, utcnow
+from benchdash.regression.engine import Thresholds
 
 DIRECTIONS = ("higher_is_better", "lower_is_better")
+DEFAULT_THRESHOLDS = Thresholds()  # the one default: warn 5 %, fail 10 %
 
 
 class System(Base):
@@ -70,8 +72,8 @@ class Metric(Base):
     name: Mapped[str] = mapped_column(String(120))
     unit: Mapped[str] = mapped_column(String(40))
     direction: Mapped[str] = mapped_column(String(20))
-    warn_threshold: Mapped[float] = mapped_column(Float, default=5.0)
-    fail_threshold: Mapped[float] = mapped_column(Float, default=10.0)
+    warn_threshold: Mapped[float] = mapped_column(Float, default=DEFAULT_THRESHOLDS.warn)
+    fail_threshold: Mapped[float] = mapped_column(Float, default=DEFAULT_THRESHOLDS.fail)
 
 
 class Testbed(Base):

@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-from datetime import datetime
-from typing import Any
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, Field
 
-from benchdash.alerts.schemas import AlertRead
-from benchdash.results.schemas import RunSummary
+Direction = Literal["higher_is_better", "lower_is_better"]
+
 
 
 class BenchmarkRead(BaseModel):
@@ -17,6 +16,7 @@ class BenchmarkRead(BaseModel):
     id: int
     name: str
     parameters: dict[str, Any]
+    params_key: str = Field(description="Canonical JSON of the parameters: the variant's identity.")
     metrics: list[str] = Field(default_factory=list, description="Metrics measured for it.")
 
 
@@ -25,7 +25,7 @@ class MetricRead(BaseModel):
 
     name: str
     unit: str
-    direction: str
+    direction: Direction
     warn_threshold: float
     fail_threshold: float
 
@@ -37,31 +37,6 @@ class MetricUpdate(BaseModel):
     fail_threshold: float = Field(gt=0, le=1000)
 
 
-class Sparkline(BaseModel):
-    """The headline metric's recent values on main."""
-
-    benchmark: str
-    metric: str
-    unit: str
-    direction: str
-    values: list[float]
-    latest_change_pct: float | None
-    latest_level: str | None
-
-
-class SystemRead(BaseModel):
-    """A system card: what it is, its last run, its open regressions, its headline trend."""
-
-    slug: str
-    name: str
-    language: str | None
-    description: str | None
-    latest_run: RunSummary | None
-    open_alerts: int
-    latest_counts: dict[str, int]
-    headline: Sparkline | None
-
-
 class BranchRead(BaseModel):
     """A branch and its pinned baseline run."""
 
@@ -70,22 +45,16 @@ class BranchRead(BaseModel):
     pinned_run_id: int | None
 
 
-class SystemDetail(SystemRead):
-    """A system with its benchmarks, metrics, branches, testbeds and open alerts."""
-
-    profiles: dict[str, dict[str, Any]] = Field(
-        default_factory=dict, description="Profiles of the registered manifest (empty: no agent)."
-    )
-    next_scheduled_at: datetime | None = None
-    next_scheduled_profile: str | None = None
-    benchmarks: list[BenchmarkRead]
-    metrics: list[MetricRead]
-    branches: list[BranchRead]
-    testbeds: list[str]
-    alerts: list[AlertRead]
-
-
 class BaselinePin(BaseModel):
     """Which run to pin as a branch's baseline (null unpins)."""
 
-    run_id: int | None
+    run_id: Annotated[int, Field(ge=1, le=2**31 - 1)] | None
+
+
+class SystemRegistration(BaseModel):
+    """What the API stored of a registered manifest."""
+
+    slug: str
+    name: str
+    profiles: list[str]
+    metrics: list[MetricRead]

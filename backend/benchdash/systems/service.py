@@ -11,9 +11,18 @@ from sqlalchemy import func, select
 from sqlalchemy.dialects.postgresql import insert
 from sqlalchemy.orm import Session
 
+from benchdash.audit import service as audit_service
 from benchdash.db import utcnow
 from benchdash.kit.errors import InvalidInput, NotFound
-from benchdash.systems.models import Benchmark, Branch, Metric, System, Testbed
+from benchdash.systems.schemas import MetricRead
+from benchdash.systems.models import (
+    DEFAULT_THRESHOLDS,
+    Benchmark,
+    Branch,
+    Metric,
+    System,
+    Testbed,
+)
 
 FINGERPRINT_KEYS = ("os", "cpu", "cores", "memory_mb", "compiler", "compiler_version")
 
@@ -44,6 +53,9 @@ def list_all(*, session: Session) -> Sequence[System]:
 
 def ensure_system(*, session: Session, slug: str, **fields: Any) -> System:
     """Get the system, creating it (race-safe) with `fields` if it is new."""
+    system = session.scalar(select(System).where(System.slug == slug))
+    if system is not None:
+        return system
     values = {"slug": slug, "name": fields.pop("name", None) or slug, **fields}
     session.execute(insert(System).values(**values).on_conflict_do_nothing(index_elements=["slug"]))
     return get_by_slug(session=session, slug=slug)
@@ -51,15 +63,16 @@ def ensure_system(*, session: Session, slug: str, **fields: Any) -> System:
 
 def ensure_branch(*, session: Session, system_id: int, name: str) -> Branch:
     """Get or create a branch; new branches other than main start from main."""
+    branch = find_branch(session=session, system_id=system_id, name=name)
+    if branch is not None:
+        return branch
     base = None if name == "main" else "main"
     session.execute(
         insert(Branch)
         .values(system_id=system_id, name=name, base_branch=base, created_at=func.now())
         .on_conflict_do_nothing(index_elements=["system_id", "name"])
     )
-    branch = session.scalar(
-        select(Branch).where(Branch.system_id == system_id, Branch.name == name)
-    )
+    branch = find_branch(session=session, system_id=system_id, name=name)
     assert branch is not None
     return branch
 
@@ -73,6 +86,9 @@ def ensure_testbed(*, session: Session, name: str | None, environment: dict[str,
     """The named testbed, or one named after the environment's fingerprint."""
     fp = fingerprint(environment)
     tb_name = name or f"env-{fp}"
+    testbed = session.scalar(select(Testbed).where(Testbed.name == tb_name))
+    if testbed is not None:
+        return testbed
     session.execute(
         insert(Testbed)
         .values(name=tb_name, fingerprint=fp, environment=environment, created_at=func.now())
@@ -81,6 +97,13 @@ def ensure_testbed(*, session: Session, name: str | None, environment: dict[str,
     testbed = session.scalar(select(Testbed).where(Testbed.name == tb_name))
     assert testbed is not None
     return testbed
+
+
+def testbed_name(*, session: Session, testbed_id: int | None) -> str | None:
+    """The name of a testbed (None for None)."""
+    if testbed_id is None:
+        return None
+    return session.scalar(select(Testbed.name).where(Testbed.id == testbed_id))
 
 
 def ensure_benchmarks(
@@ -140,7 +163,8 @@ def ensure_metrics(
             insert(Metric).on_conflict_do_nothing(index_elements=["system_id", "name"]),
             [
                 {"system_id": system_id, "name": n, "unit": declared[n][0],
-                 "direction": declared[n][1], "warn_threshold": 5.0, "fail_threshold": 10.0}
+                 "direction": declared[n][1], "warn_threshold": DEFAULT_THRESHOLDS.warn,
+                 "fail_threshold": DEFAULT_THRESHOLDS.fail}
                 for n in missing
             ],
         )
@@ -155,10 +179,38 @@ def ensure_metrics(
     return metrics
 
 
+def metric_read(metric: Metric) -> MetricRead:
+    """The wire form of a metric."""
+    return MetricRead(
+        name=metric.name,
+        unit=metric.unit,
+        direction=metric.direction,
+        warn_threshold=metric.warn_threshold,
+        fail_threshold=metric.fail_threshold,
+    )
+
+
+def apply_thresholds(
+    *, session: Session, system: System, metric: Metric, warn: float, fail: float, by: str
+) -> None:
+    """Set a metric's thresholds (percent), with an audit event when they change."""
+    old = (metric.warn_threshold, metric.fail_threshold)
+    if old == (warn, fail):
+        return
+    metric.warn_threshold, metric.fail_threshold = warn, fail
+    audit_service.record(
+        session=session,
+        actor=by,
+        action="thresholds.set",
+        target=f"{system.slug}/{metric.name}",
+        detail={"from": {"warn": old[0], "fail": old[1]}, "to": {"warn": warn, "fail": fail}},
+    )
+
+
 def set_thresholds(
-    *, session: Session, system: System, metric_name: str, warn: float, fail: float
+    *, session: Session, system: System, metric_name: str, warn: float, fail: float, by: str
 ) -> Metric:
-    """Change a metric's warn/fail thresholds (percent)."""
+    """Change a metric's warn/fail thresholds (percent) on an admin's request."""
     metric = session.scalar(
         select(Metric).where(Metric.system_id == system.id, Metric.name == metric_name)
     )
@@ -166,6 +218,6 @@ def set_thresholds(
         raise NotFound(f"system {system.slug!r} has no metric {metric_name!r}")
     if not 0 < warn <= fail:
         raise InvalidInput("thresholds need 0 < warn ≤ fail")
-    metric.warn_threshold, metric.fail_threshold = warn, fail
+    apply_thresholds(session=session, system=system, metric=metric, warn=warn, fail=fail, by=by)
     session.flush()
     return metric

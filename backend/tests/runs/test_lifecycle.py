@@ -15,7 +15,7 @@ from tests.fixtures.manifests import MANIFEST
 
 
 def _setup(client: TestClient, session: Session) -> tuple[dict[str, str], dict[str, str]]:
-    agent = auth(token(session, "cachex", scope="upload"))
+    agent = auth(token(session, "cachex", scope="agent+upload"))
     r = client.put("/api/v1/systems/cachex/manifest", json=MANIFEST, headers=agent)
     assert r.status_code == 200, r.text
     return agent, auth(token(session, "cachex", scope="trigger"))

@@ -6,11 +6,9 @@ from fastapi import APIRouter, Response, status
 
 from benchdash.auth import service as auth_service
 from benchdash.deps import OptionalPrincipal, SessionDep
+from benchdash.ingest import service as ingest_service
 from benchdash.kit.responses import ERRORS
-from benchdash.results import service as result_service
-from benchdash.results.read import verdicts_for_run
 from benchdash.results.schemas import DocumentIn, IngestResponse
-from benchdash.runs import service as run_service
 
 router = APIRouter(prefix="/api/v1/results", tags=["results"])
 
@@ -26,11 +24,7 @@ def create_result(
 ) -> IngestResponse:
     """Store a result document (one transaction) and return the run with its verdicts."""
     auth_service.require(principal, "upload", document.system)
-    outcome = result_service.ingest(session=session, document=document)
-    if not outcome.created:
+    answer = ingest_service.store(session=session, document=document)
+    if not answer.created:
         response.status_code = status.HTTP_200_OK
-    summary = run_service.summary(session=session, run_id=outcome.run.id)
-    verdicts = verdicts_for_run(
-        session=session, run_id=outcome.run.id, system=summary.system, branch=summary.branch
-    )
-    return IngestResponse(created=outcome.created, run=summary, verdicts=verdicts)
+    return answer

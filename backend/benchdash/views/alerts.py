@@ -1,4 +1,4 @@
-"""Alert listing, shaped for the API."""
+"""Alert listings: each alert with its series, run and the verdict that opened it."""
 
 from __future__ import annotations
 
@@ -7,26 +7,21 @@ from sqlalchemy.orm import Session
 
 from benchdash.alerts.models import Alert
 from benchdash.alerts.schemas import AlertRead
-from benchdash.kit.errors import InvalidInput
+from benchdash.alerts.states import AlertStatus
 from benchdash.results.models import Verdict
 from benchdash.results.read import series_url
 from benchdash.runs.models import Run
 from benchdash.systems.models import Benchmark, Branch, Metric, System, Testbed
 
-STATUSES = ("open", "acknowledged", "resolved")
-
 
 def list_alerts(
     *,
     session: Session,
-    status: list[str] | None = None,
+    status: list[AlertStatus] | None = None,
     system: str | None = None,
     limit: int = 200,
 ) -> list[AlertRead]:
     """Alerts, newest first, filtered by status and system."""
-    for s in status or []:
-        if s not in STATUSES:
-            raise InvalidInput(f"unknown alert status {s!r}; one of {', '.join(STATUSES)}")
     q = (
         select(
             Alert, System.slug, Benchmark, Metric, Branch.name, Testbed.name, Run.commit, Verdict
@@ -52,6 +47,7 @@ def list_alerts(
             system=slug,
             benchmark=b.name,
             parameters=b.parameters,
+            params_key=b.params_key,
             metric=m.name,
             unit=m.unit,
             branch=branch,

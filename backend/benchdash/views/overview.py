@@ -1,27 +1,22 @@
-"""System cards and system detail, shaped for the API."""
+"""System cards (the overview) and the system detail page's data."""
 
 from __future__ import annotations
 
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
-from benchdash.alerts import read as alert_read
 from benchdash.alerts.models import Alert
-from benchdash.kit.errors import InvalidInput, NotFound
+from benchdash.alerts.states import AlertStatus
 from benchdash.results.models import Measurement, Verdict
-from benchdash.runs import service as run_service
 from benchdash.runs.models import Run
+from benchdash.runs.states import RunStatus
 from benchdash.systems import manifest
 from benchdash.systems import service as system_service
 from benchdash.systems.models import Benchmark, Branch, Metric, System, Testbed
-from benchdash.systems.schemas import (
-    BenchmarkRead,
-    BranchRead,
-    MetricRead,
-    Sparkline,
-    SystemDetail,
-    SystemRead,
-)
+from benchdash.systems.schemas import BenchmarkRead, BranchRead
+from benchdash.views import alerts as alert_view
+from benchdash.views import runs as run_view
+from benchdash.views.schemas import Sparkline, SystemDetail, SystemRead
 
 SPARK_POINTS = 30
 
@@ -71,14 +66,14 @@ def _headline(session: Session, system: System) -> Sparkline | None:
 
 def card(*, session: Session, system: System) -> SystemRead:
     """The overview card of one system."""
-    runs, _ = run_service.list_runs(
+    runs, _ = run_view.list_runs(
         session=session,
-        filters=run_service.RunFilter(system=system.slug, status="completed"),
+        filters=run_view.RunFilter(system=system.slug, status=RunStatus.COMPLETED),
         limit=1,
         offset=0,
     )
     open_alerts = session.scalar(
-        select(func.count()).where(Alert.system_id == system.id, Alert.status == "open")
+        select(func.count()).where(Alert.system_id == system.id, Alert.status == AlertStatus.OPEN)
     )
     latest = runs[0] if runs else None
     return SystemRead(
@@ -138,45 +133,21 @@ def detail(*, session: Session, slug: str) -> SystemDetail:
         next_scheduled_profile=nxt[1] if nxt else None,
         benchmarks=[
             BenchmarkRead(
-                id=b.id, name=b.name, parameters=b.parameters, metrics=measured.get(b.id, [])
+                id=b.id,
+                name=b.name,
+                parameters=b.parameters,
+                params_key=b.params_key,
+                metrics=measured.get(b.id, []),
             )
             for b in benchmarks
         ],
-        metrics=[
-            MetricRead(
-                name=m.name,
-                unit=m.unit,
-                direction=m.direction,
-                warn_threshold=m.warn_threshold,
-                fail_threshold=m.fail_threshold,
-            )
-            for m in metrics
-        ],
+        metrics=[system_service.metric_read(m) for m in metrics],
         branches=[
             BranchRead(name=b.name, base_branch=b.base_branch, pinned_run_id=b.pinned_run_id)
             for b in branches
         ],
         testbeds=list(testbeds),
-        alerts=alert_read.list_alerts(
-            session=session, status=["open", "acknowledged"], system=slug
+        alerts=alert_view.list_alerts(
+            session=session, status=[AlertStatus.OPEN, AlertStatus.ACKNOWLEDGED], system=slug
         ),
     )
-
-
-def pin_baseline(*, session: Session, slug: str, branch: str, run_id: int | None) -> BranchRead:
-    """Pin (or unpin with None) a run as the baseline of a branch."""
-    system = system_service.get_by_slug(session=session, slug=slug)
-    br = system_service.find_branch(session=session, system_id=system.id, name=branch)
-    if br is None:
-        raise NotFound(f"system {slug!r} has no branch {branch!r}")
-    if run_id is not None:
-        run = session.get(Run, run_id)
-        if run is None or run.system_id != system.id:
-            raise NotFound(f"run {run_id} does not exist for system {slug!r}")
-        if run.status != "completed":
-            raise InvalidInput(
-                f"run {run_id} is {run.status}; only completed runs can be baselines"
-            )
-    br.pinned_run_id = run_id
-    session.flush()
-    return BranchRead(name=br.name, base_branch=br.base_branch, pinned_run_id=br.pinned_run_id)

@@ -1,0 +1,1 @@
+"""Who changed what: an append-only audit log (thresholds, tokens, sessions)."""

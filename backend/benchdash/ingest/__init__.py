@@ -1,0 +1,1 @@
+"""Uploads: store a document (`results`), then act on its verdicts (`alerts`); the top layer."""

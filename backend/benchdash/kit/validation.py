@@ -1,0 +1,61 @@
+"""Input checks at the edge: strings PostgreSQL can store, integers its columns can hold."""
+
+from __future__ import annotations
+
+import math
+from typing import Annotated, Any
+
+from fastapi import Path, Query
+from pydantic import AfterValidator, Field
+
+INT4_MAX = 2**31 - 1
+
+
+def check_text(value: str) -> str:
+    """Refuse NUL characters and lone surrogates (PostgreSQL text cannot hold them)."""
+    if "\x00" in value:
+        raise ValueError("must not contain NUL (\\u0000) characters")
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        raise ValueError("must be valid Unicode (no lone surrogates)") from None
+    return value
+
+
+def check_json(value: Any, where: str = "") -> Any:
+    """`check_text` on every key and string inside a JSON value; non-finite numbers refused."""
+    if isinstance(value, str):
+        check_text(value)
+    elif isinstance(value, float) and not math.isfinite(value):
+        raise ValueError(f"{where or 'value'}: NaN and infinities are not JSON")
+    elif isinstance(value, dict):
+        for k, v in value.items():
+            check_text(str(k))
+            check_json(v, f"{where}.{k}" if where else str(k))
+    elif isinstance(value, list):
+        for i, v in enumerate(value):
+            check_json(v, f"{where}[{i}]")
+    return value
+
+
+SafeStr = Annotated[str, AfterValidator(check_text)]
+SafeJson = Annotated[dict[str, Any], AfterValidator(check_json)]
+Int4 = Annotated[int, Field(ge=-INT4_MAX - 1, le=INT4_MAX)]
+
+# Path and query parameters, validated before anything else runs.
+RunIdPath = Annotated[int, Path(ge=1, le=INT4_MAX, description="A run id.")]
+AlertIdPath = Annotated[int, Path(ge=1, le=INT4_MAX, description="An alert id.")]
+RunIdQuery = Annotated[int, Query(ge=1, le=INT4_MAX, description="A run id.")]
+SlugPath = Annotated[
+    str, Path(pattern=r"^[a-z0-9][a-z0-9_.-]{0,63}$", description="A system slug.")
+]
+NamePath = Annotated[
+    str, Path(min_length=1, max_length=200, description="A name."), AfterValidator(check_text)
+]
+
+
+def _check_optional(value: str | None) -> str | None:
+    return None if value is None else check_text(value)
+
+
+TextQuery = Annotated[str | None, Query(max_length=300), AfterValidator(_check_optional)]
