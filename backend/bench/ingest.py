@@ -1,21 +1,28 @@
-"""Ingest throughput: N concurrent clients post 20-metric documents to the real API for a fixed
-time; in the same run, a raw-SQL insert of the same rows gives the reference rate.
+"""Ingest throughput of the real API against PostgreSQL's own floor, measured in one run.
 
-    .venv/bin/python backend/bench/ingest.py [--clients 4] [--seconds 10]
+    .venv/bin/python backend/bench/ingest.py [--clients 4] [--seconds 10] [--workers 1,2]
+                                            [--stored 10000,1000000]
 
-Prints uploads/s, p50/p99 latency, errors, the raw-SQL documents/s and the ratio.
+Load: N client processes, one keep-alive connection each, post 20-metric documents for a
+fixed time, first with values only, then with 5 samples per metric; verdicts are computed
+as in production. Reference, same PostgreSQL, same N clients, same time: `pgbench` running
+one transaction = one 20-row multi-row INSERT into a table shaped like `measurement`.
+Repeated with the database holding each `--stored` count of measurements (COPY-loaded into
+other series first). Prints uploads/s, p50/p99, errors and the ratio to the floor.
 """
 
 from __future__ import annotations
 
 import argparse
-import itertools
-import json
+import multiprocessing as mp
+import os
 import platform
 import random
-import statistics
-import threading
+import re
+import subprocess
+import tempfile
 import time
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -23,161 +30,195 @@ import psycopg
 from _server import api, cli, scratch_database
 
 METRICS = 20
+FLOOR_TABLE = """CREATE TABLE IF NOT EXISTS bench_floor (
+  id bigserial PRIMARY KEY, run_id int, benchmark_id int, metric_id int, value float8,
+  samples float8[], n int, mean float8, median float8, stddev float8, min_value float8,
+  max_value float8, cv float8, outliers_removed int)"""
 
 
-def make_document(i: int, rng: random.Random) -> dict[str, Any]:
-    """A document with one benchmark of 20 metrics, 5 samples each."""
-    metrics = [
-        {
-            "name": f"m{k:02d}",
-            "unit": "ns",
-            "direction": "lower_is_better",
-            "samples": [100 + k + rng.gauss(0, 0.5) for _ in range(5)],
-        }
-        for k in range(METRICS)
-    ]
+def make_document(tag: str, i: int, rng: random.Random, samples: bool) -> dict[str, Any]:
+    """One benchmark with 20 metrics: a value each, or 5 samples each."""
+    metrics = []
+    for k in range(METRICS):
+        m: dict[str, Any] = {"name": f"m{k:02d}", "unit": "ns", "direction": "lower_is_better"}
+        if samples:
+            m["samples"] = [100 + k + rng.gauss(0, 0.5) for _ in range(5)]
+        else:
+            m["value"] = 100 + k + rng.gauss(0, 0.5)
+        metrics.append(m)
     return {
         "schema": "benchdash/v1",
         "system": "benchsys",
-        "run": {
-            "external_id": f"bench-{i}",
-            "commit": f"{i:08x}",
-            "branch": "main",
-            "testbed": "bench",
-        },
+        "run": {"external_id": f"{tag}-{i}", "commit": f"{i:08x}", "testbed": "bench"},
         "environment": {"os": "Linux"},
         "results": [{"benchmark": "ingest", "parameters": {"k": 1}, "metrics": metrics}],
     }
 
 
-def run_clients(base: str, token: str, clients: int, seconds: float) -> tuple[list[float], int]:
-    """Post documents from `clients` threads for `seconds`; return latencies (s) and errors."""
-    counter = itertools.count()
+def client(base: str, token: str, tag: str, seconds: float, samples: bool, out: Any) -> None:
+    """One client process: one keep-alive connection, post until the time is up."""
+    rng = random.Random(tag)
     latencies: list[float] = []
     errors = 0
-    lock = threading.Lock()
-    stop = time.monotonic() + seconds
-
-    def worker(seed: int) -> None:
-        nonlocal errors
-        rng = random.Random(seed)
-        with httpx.Client(
-            base_url=base, headers={"Authorization": f"Bearer {token}"}, timeout=30
-        ) as http:
-            while time.monotonic() < stop:
-                doc = make_document(next(counter), rng)
-                t0 = time.perf_counter()
-                r = http.post("/api/v1/results", json=doc)
-                dt = time.perf_counter() - t0
-                with lock:
-                    latencies.append(dt)
-                    errors += r.status_code != 201
-
-    threads = [threading.Thread(target=worker, args=(s,)) for s in range(clients)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    return latencies, errors
+    headers = {"Authorization": f"Bearer {token}"}
+    with httpx.Client(base_url=base, headers=headers, timeout=60) as http:
+        stop = time.monotonic() + seconds
+        i = 0
+        while time.monotonic() < stop:
+            doc = make_document(tag, i, rng, samples)
+            t0 = time.perf_counter()
+            r = http.post("/api/v1/results", json=doc)
+            latencies.append(time.perf_counter() - t0)
+            errors += r.status_code != 201
+            i += 1
+    out.put((latencies, errors))
 
 
-def raw_sql_rate(db: str, documents: int) -> float:
-    """Documents/s inserting the same rows (run + 20 measurements + 20 verdicts) in plain SQL."""
-    url = db.replace("postgresql+psycopg://", "postgresql://")
-    rng = random.Random(1)
+def load_api(base: str, token: str, clients: int, seconds: float, samples: bool, tag: str) -> str:
+    """Run the clients; return a one-line summary."""
+    ctx = mp.get_context("spawn")
+    queue = ctx.Queue()
+    procs = [
+        ctx.Process(target=client, args=(base, token, f"{tag}-{c}", seconds, samples, queue))
+        for c in range(clients)
+    ]
+    for p in procs:
+        p.start()
+    try:
+        results = [queue.get(timeout=seconds + 120) for _ in procs]
+    finally:
+        for p in procs:
+            p.join(timeout=10)
+            if p.is_alive():
+                p.kill()
+    lat = sorted(x for lats, _ in results for x in lats)
+    errors = sum(e for _, e in results)
+    n = len(lat)
+    rate = n / seconds
+    p50, p99 = 1000 * lat[n // 2], 1000 * lat[min(n - 1, int(n * 0.99))]
+    return f"{rate:.1f} uploads/s, p50 {p50:.1f} ms, p99 {p99:.1f} ms, errors {errors}|{rate}"
+
+
+def pgbench(url: str, clients: int, seconds: float) -> float:
+    """Transactions/s of one 20-row multi-row INSERT per transaction (PostgreSQL's floor)."""
+    import pgserver  # the embedded server's wheel ships pgbench
+
+    binary = Path(pgserver.__file__).parent / "pginstall" / "bin" / "pgbench"
+    with psycopg.connect(url, autocommit=True) as conn:
+        conn.execute(FLOOR_TABLE)
+    row = "(1, 1, 1, 100.5, '{100.5}', 1, 100.5, 100.5, 0, 100.5, 100.5, 0, 0)"
+    sql = (
+        "INSERT INTO bench_floor (run_id, benchmark_id, metric_id, value, samples, n, mean, "
+        "median, stddev, min_value, max_value, cv, outliers_removed) VALUES "
+        + ", ".join([row] * METRICS)
+        + ";\n"
+    )
+    with tempfile.NamedTemporaryFile("w", suffix=".sql", delete=False) as f:
+        f.write(sql)
+    try:
+        out = subprocess.run(
+            [str(binary), "-n", "-c", str(clients), "-j", str(clients), "-T",
+             str(int(seconds)), "-f", f.name, url],
+            capture_output=True, text=True, check=True,
+        ).stdout
+    finally:
+        os.unlink(f.name)
+    found = re.search(r"tps = ([\d.]+)", out)
+    assert found, out
+    return float(found.group(1))
+
+
+def preload(url: str, target: int) -> None:
+    """COPY measurements into other series of the system until `target` are stored."""
     with psycopg.connect(url) as conn:
-        ids = conn.execute(
-            "SELECT b.id, b.system_id, br.id, t.id FROM benchmark b "
-            "JOIN branch br ON br.system_id = b.system_id "
-            "CROSS JOIN testbed t LIMIT 1"
-        ).fetchone()
-        assert ids is not None, "the API phase creates the benchmark first"
-        bench, system, branch, testbed = ids
-        metric_ids = [r[0] for r in conn.execute("SELECT id FROM metric ORDER BY name")]
+        have = conn.execute("SELECT count(*) FROM measurement").fetchone()
+        missing = target - (have[0] if have else 0)
+        if missing <= 0:
+            return
         t0 = time.perf_counter()
-        for i in range(documents):
-            with conn.transaction():
-                run = conn.execute(
-                    "INSERT INTO run (system_id, branch_id, testbed_id, external_id, commit, "
-                    "trigger, status, accepted, environment, configuration, created_at, "
-                    "started_at) VALUES (%s,%s,%s,%s,%s,'ci','completed',true,%s,'{}',now(),"
-                    "now()) RETURNING id",
-                    (system, branch, testbed, f"raw-{i}", f"{i:08x}", json.dumps({"os": "Linux"})),
-                ).fetchone()
-                assert run is not None
-                with conn.cursor() as cur:
-                    rows = []
-                    for m in metric_ids:
-                        s = [100 + rng.gauss(0, 0.5) for _ in range(5)]
-                        mean = statistics.fmean(s)
-                        rows.append(
-                            (
-                                run[0],
-                                bench,
-                                m,
-                                statistics.median(s),
-                                s,
-                                5,
-                                mean,
-                                statistics.median(s),
-                                statistics.stdev(s),
-                                min(s),
-                                max(s),
-                                statistics.stdev(s) / mean,
-                                0,
-                            )
-                        )
-                    cur.executemany(
-                        "INSERT INTO measurement (run_id, benchmark_id, metric_id, value, "
-                        "samples, n, "
-                        "mean, median, stddev, min_value, max_value, cv, outliers_removed) "
-                        "VALUES (%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s) RETURNING id",
-                        rows,
-                        returning=True,
-                    )
-                    mids = []
-                    while True:
-                        row = cur.fetchone()
-                        if row:
-                            mids.append(row[0])
-                        if not cur.nextset():
-                            break
-                    cur.executemany(
-                        "INSERT INTO verdict (measurement_id, level, warn_threshold, "
-                        "fail_threshold, "
-                        "baseline_run_ids, explanation) VALUES (%s,'ok',5,10,'{}','')",
-                        [(mid,) for mid in mids],
-                    )
-        return documents / (time.perf_counter() - t0)
+        ids = conn.execute(
+            "SELECT r.system_id, r.branch_id, r.testbed_id FROM run r LIMIT 1"
+        ).fetchone()
+        assert ids is not None, "the first API phase creates the system"
+        system, branch, testbed = ids
+        per_run = 100  # one measurement per run of each of 100 preload benchmarks
+        runs = missing // per_run + 1
+        metric = conn.execute(
+            "INSERT INTO metric (system_id, name, unit, direction, warn_threshold, "
+            "fail_threshold) VALUES (%s, 'preload', 'ns', 'lower_is_better', 5, 10) "
+            "ON CONFLICT (system_id, name) DO UPDATE SET unit = 'ns' RETURNING id",
+            (system,),
+        ).fetchone()
+        assert metric
+        pairs = []  # (benchmark id, series id), one series per preload benchmark
+        for b in range(per_run):
+            bench = conn.execute(
+                "INSERT INTO benchmark (system_id, name, parameters, params_key, created_at) "
+                "VALUES (%s, %s, '{}', '{}', now()) RETURNING id",
+                (system, f"preload-{target}-{b}"),
+            ).fetchone()
+            assert bench
+            series = conn.execute(
+                "INSERT INTO series (system_id, benchmark_id, metric_id, branch_id, testbed_id) "
+                "VALUES (%s, %s, %s, %s, %s) RETURNING id",
+                (system, bench[0], metric[0], branch, testbed),
+            ).fetchone()
+            assert series
+            pairs.append((bench[0], series[0]))
+        # The preloaded runs lie in the past, so the benchmark's own series stay the newest.
+        run_rows = conn.execute(
+            "INSERT INTO run (system_id, branch_id, testbed_id, trigger, status, accepted, "
+            "created_at, started_at) SELECT %s, %s, %s, 'ci', 'completed', true, now(), "
+            "timestamptz '2016-01-01' + g * interval '1 second' FROM generate_series(1, %s) g "
+            "RETURNING id, started_at",
+            (system, branch, testbed, runs),
+        ).fetchall()
+        with conn.cursor().copy(
+            "COPY measurement (run_id, benchmark_id, metric_id, series_id, started_at, value, "
+            "samples, n, mean, median, stddev, min_value, max_value, cv, outliers_removed) "
+            "FROM STDIN"
+        ) as cp:
+            written = 0
+            for run_id, at in run_rows:
+                for bench_id, series_id in pairs:
+                    if written >= missing:
+                        break
+                    cp.write_row((run_id, bench_id, metric[0], series_id, at, 1.0, [1.0], 1,
+                                  1.0, 1.0, 0.0, 1.0, 1.0, 0.0, 0))
+                    written += 1
+        conn.execute("ANALYZE")
+    print(f"  preloaded {missing:,} measurements in {time.perf_counter() - t0:.1f} s", flush=True)
 
 
 def main() -> None:
-    """Run both phases and print the figures."""
+    """Every stored size × worker count × document shape, each beside the pgbench floor."""
     p = argparse.ArgumentParser(description=__doc__)
     p.add_argument("--clients", type=int, default=4)
     p.add_argument("--seconds", type=float, default=10.0)
-    p.add_argument("--workers", type=int, default=2, help="uvicorn worker processes")
+    p.add_argument("--workers", default="1,2", help="uvicorn worker counts to compare")
+    p.add_argument("--stored", default="10000,1000000", help="stored measurements per phase")
     args = p.parse_args()
     db = scratch_database("benchdash_bench_ingest")
+    url = db.replace("postgresql+psycopg://", "postgresql://")
     token = cli(db, "token", "create", "--system", "benchsys", "--scope", "upload")
-    with api(db, workers=args.workers) as base:
-        lat, errors = run_clients(base, token, args.clients, args.seconds)
-    n = len(lat)
-    lat.sort()
-    rate = n / args.seconds
-    raw = raw_sql_rate(db, max(n, 50))
-    print(
-        f"machine: {platform.machine()} {platform.processor() or ''} "
-        f"{__import__('os').cpu_count()} cores, Python {platform.python_version()}"
-    )
-    print(
-        f"API ingest: {n} uploads of {METRICS} metrics in {args.seconds:.0f} s from "
-        f"{args.clients} clients ({args.workers} workers): {rate:.1f} uploads/s, "
-        f"p50 {1000 * lat[n // 2]:.1f} ms, p99 {1000 * lat[min(n - 1, int(n * 0.99))]:.1f} ms, "
-        f"errors {errors}"
-    )
-    print(f"raw SQL insert of the same rows: {raw:.1f} documents/s")
-    print(f"ratio API / raw SQL: {rate / raw:.2f}")
+    print(f"machine: {platform.machine()} {platform.processor() or ''} {os.cpu_count()} cores, "
+          f"Python {platform.python_version()}; {args.clients} clients, {args.seconds:.0f} s each")
+    with api(db, workers=1) as base:  # creates the system, branch, testbed and series
+        load_api(base, token, 1, 1.0, False, "warmup")
+    for stored in (int(s) for s in args.stored.split(",")):
+        preload(url, stored)
+        floor = pgbench(url, args.clients, args.seconds)
+        print(f"stored {stored:,}: PostgreSQL floor (pgbench, 20-row INSERT per transaction): "
+              f"{floor:.0f} tx/s", flush=True)
+        for workers in (int(w) for w in args.workers.split(",")):
+            with api(db, workers=workers) as base:
+                for samples in (False, True):
+                    shape = "5 samples" if samples else "values only"
+                    tag = f"s{stored}-w{workers}-{'s' if samples else 'v'}"
+                    line, rate = load_api(base, token, args.clients, args.seconds, samples,
+                                          tag).split("|")
+                    print(f"  {workers} worker(s), {shape}: {line}; ratio to floor "
+                          f"{float(rate) / floor:.3f}", flush=True)
 
 
 if __name__ == "__main__":

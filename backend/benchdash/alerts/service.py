@@ -22,8 +22,13 @@ from benchdash.systems.models import Metric, System
 RECOVERED = {Level.OK, Level.IMPROVED}
 
 
-def apply_verdicts(*, session: Session, run: Run, judged: Sequence[Judged]) -> None:
-    """Open an alert per fail verdict (one active per series); resolve on ok/improved."""
+def apply_verdicts(
+    *, session: Session, run: Run, judged: Sequence[Judged], active_alerts: bool = True
+) -> None:
+    """Open an alert per fail verdict (one active per series); resolve on ok/improved.
+
+    `active_alerts=False` (the series of this run have none) skips the look for recoveries.
+    """
     assert run.testbed_id is not None
     failing = [
         {
@@ -50,7 +55,7 @@ def apply_verdicts(*, session: Session, run: Run, judged: Sequence[Judged]) -> N
                 index_where=text("status <> 'resolved'"),
             )
         )
-    if recovered:
+    if recovered and active_alerts:
         _resolve_recovered(session=session, run=run, judged=judged, series=recovered)
 
 

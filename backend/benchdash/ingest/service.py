@@ -14,9 +14,14 @@ from benchdash.runs import service as run_service
 def store(*, session: Session, document: DocumentIn) -> IngestResponse:
     """Ingest `document` in the caller's transaction, open or resolve alerts, and answer."""
     outcome = result_service.ingest(session=session, document=document)
-    system, branch = outcome.system.slug, outcome.branch.name
+    system, branch = outcome.system, outcome.branch
     if outcome.created:
-        alert_service.apply_verdicts(session=session, run=outcome.run, judged=outcome.judged)
+        alert_service.apply_verdicts(
+            session=session,
+            run=outcome.run,
+            judged=outcome.judged,
+            active_alerts=outcome.active_alerts,
+        )
         verdicts = [j.read(system, branch) for j in outcome.judged]
     else:
         verdicts = result_read.verdicts_for_run(

@@ -17,8 +17,9 @@ from sqlalchemy.orm import Session
 
 from benchdash.db import utcnow
 from benchdash.kit.errors import InvalidInput, NotFound
-from benchdash.results import judge
+from benchdash.results import judge, resolve
 from benchdash.results.models import Series
+from benchdash.results.resolve import MetricRow
 from benchdash.results.schemas import DocumentIn, ResultIn
 from benchdash.runs import lifecycle
 from benchdash.runs.models import Run
@@ -33,10 +34,11 @@ class IngestOutcome:
 
     run: Run
     created: bool
-    system: System
-    branch: Branch
+    system: str
+    branch: str
     testbed: str | None
     judged: list[judge.Judged] = field(default_factory=list)
+    active_alerts: bool = True  # whether the run's series may have alerts to resolve
 
 
 def find_by_external_id(*, session: Session, system_id: int, external_id: str) -> Run | None:
@@ -99,8 +101,7 @@ def _insert_run(
     stmt = insert(Run).values(**values)
     if document.run.external_id:
         stmt = stmt.on_conflict_do_nothing(index_elements=["system_id", "external_id"])
-    run_id = session.scalar(stmt.returning(Run.id))
-    return None if run_id is None else session.get_one(Run, run_id)
+    return session.scalars(stmt.returning(Run)).first()
 
 
 def _complete_queued(*, session: Session, document: DocumentIn, run: Run, testbed_id: int) -> None:
@@ -126,72 +127,35 @@ def _ensure_series(
     branch_id: int,
     testbed_id: int,
     pairs: list[tuple[int, int]],
-) -> dict[tuple[int, int], int]:
-    """Series ids of (benchmark, metric) pairs on a branch and testbed, created when new."""
-    where = (Series.branch_id == branch_id, Series.testbed_id == testbed_id)
-
-    def load() -> dict[tuple[int, int], int]:
-        rows = session.execute(
-            select(Series.benchmark_id, Series.metric_id, Series.id).where(
-                *where,
-                Series.benchmark_id.in_({b for b, _ in pairs}),
-                Series.metric_id.in_({m for _, m in pairs}),
-            )
-        )
-        return {(b, m): sid for b, m, sid in rows}
-
-    have = load()
-    missing = [p for p in pairs if p not in have]
-    if missing:
-        session.execute(
-            insert(Series).on_conflict_do_nothing(),
-            [
-                {
-                    "system_id": system_id,
-                    "benchmark_id": b,
-                    "metric_id": m,
-                    "branch_id": branch_id,
-                    "testbed_id": testbed_id,
-                }
-                for b, m in missing
-            ],
-        )
-        have = load()
-    return have
+) -> None:
+    """Create the series of (benchmark, metric) pairs on a branch and testbed that are new."""
+    session.execute(
+        insert(Series).on_conflict_do_nothing(),
+        [
+            {
+                "system_id": system_id,
+                "benchmark_id": b,
+                "metric_id": m,
+                "branch_id": branch_id,
+                "testbed_id": testbed_id,
+            }
+            for b, m in pairs
+        ],
+    )
 
 
-def ingest(*, session: Session, document: DocumentIn) -> IngestOutcome:
-    """Store one document in the caller's transaction; the same external id returns the old run."""
-    _check_unique(document.results)
-    declared = _declared_metrics(document.results)
+def _create_missing(
+    session: Session,
+    document: DocumentIn,
+    branch: str,
+    testbed: str,
+    declared: dict[str, tuple[str, str]],
+) -> None:
+    """The slow path of a document that names something new: create it, race-safely."""
     system = system_service.ensure_system(session=session, slug=document.system)
-    meta = document.run
-    queued = None
-    if meta.id is not None:
-        queued = session.get(Run, meta.id)
-        if queued is None or queued.system_id != system.id:
-            raise NotFound(f"run {meta.id} does not exist for system {document.system!r}")
-        if queued.status == RunStatus.COMPLETED:  # the agent retried an upload that landed
-            return _existing(session, queued, system)
-        if meta.external_id:
-            other = find_by_external_id(
-                session=session, system_id=system.id, external_id=meta.external_id
-            )
-            if other is not None and other.id != queued.id:
-                raise InvalidInput(
-                    f"external_id {meta.external_id!r} already belongs to run {other.id}",
-                    errors=[{"loc": ["run", "external_id"], "msg": "taken by another run"}],
-                )
-    elif meta.external_id:
-        existing = find_by_external_id(
-            session=session, system_id=system.id, external_id=meta.external_id
-        )
-        if existing is not None:
-            return _existing(session, existing, system)
-    branch_name = session.get_one(Branch, queued.branch_id).name if queued else meta.branch
-    branch = system_service.ensure_branch(session=session, system_id=system.id, name=branch_name)
-    testbed = system_service.ensure_testbed(
-        session=session, name=meta.testbed, environment=document.environment
+    br = system_service.ensure_branch(session=session, system_id=system.id, name=branch)
+    tb = system_service.ensure_testbed(
+        session=session, name=testbed, environment=document.environment
     )
     metrics = system_service.ensure_metrics(session=session, system_id=system.id, declared=declared)
     benchmarks = system_service.ensure_benchmarks(
@@ -199,46 +163,125 @@ def ingest(*, session: Session, document: DocumentIn) -> IngestOutcome:
         system_id=system.id,
         variants=[(r.benchmark, dict(r.parameters)) for r in document.results],
     )
+    pairs = {
+        (
+            benchmarks[(r.benchmark, system_service.params_key(dict(r.parameters)))].id,
+            metrics[m.name].id,
+        )
+        for r in document.results
+        for m in r.metrics
+    }
+    _ensure_series(
+        session=session, system_id=system.id, branch_id=br.id, testbed_id=tb.id, pairs=sorted(pairs)
+    )
+
+
+def _check_units(declared: dict[str, tuple[str, str]], stored: dict[str, MetricRow]) -> None:
+    for name, (unit, direction) in declared.items():
+        m = stored[name]
+        if (m.unit, m.direction) != (unit, direction):
+            raise InvalidInput(
+                f"metric {name!r} is stored as {m.unit} ({m.direction}) but the document says "
+                f"{unit} ({direction}); use a new metric name or the stored unit and direction"
+            )
+
+
+def ingest(*, session: Session, document: DocumentIn) -> IngestOutcome:
+    """Store one document in the caller's transaction; the same external id returns the old run."""
+    _check_unique(document.results)
+    declared = _declared_metrics(document.results)
+    meta = document.run
+    queued = _queued(session, document) if meta.id is not None else None
+    if isinstance(queued, IngestOutcome):
+        return queued
+    branch_name = queued.branch_name if queued else meta.branch
+    testbed_name = meta.testbed or f"env-{system_service.fingerprint(document.environment)}"
+    keyed = [
+        (r, (r.benchmark, system_service.params_key(dict(r.parameters)))) for r in document.results
+    ]
+    pairs = [(variant, m.name) for r, variant in keyed for m in r.metrics]
+
+    def lookup() -> resolve.Resolved:
+        return resolve.resolve(
+            session=session,
+            system=document.system,
+            branch=branch_name,
+            testbed=testbed_name,
+            metrics=list(declared),
+            variants=list(dict.fromkeys(v for _, v in keyed)),
+        )
+
+    found = lookup()
+    if not found.complete(pairs):
+        _create_missing(session, document, branch_name, testbed_name, declared)
+        found = lookup()
+    _check_units(declared, found.metrics)
+    assert found.system_id and found.branch and found.testbed
     if queued is not None:
-        _complete_queued(session=session, document=document, run=queued, testbed_id=testbed.id)
-        run = queued
+        run = queued.run
+        _complete_queued(session=session, document=document, run=run, testbed_id=found.testbed[0])
     else:
         inserted = _insert_run(
             session=session,
             document=document,
-            system_id=system.id,
-            branch_id=branch.id,
-            testbed_id=testbed.id,
+            system_id=found.system_id,
+            branch_id=found.branch.id,
+            testbed_id=found.testbed[0],
         )
-        if inserted is None:  # lost a race on the external id: the winner's run is the answer
+        if inserted is None:  # this external id is stored already (maybe by a concurrent upload)
             assert meta.external_id is not None
-            found = find_by_external_id(
-                session=session, system_id=system.id, external_id=meta.external_id
+            existing = find_by_external_id(
+                session=session, system_id=found.system_id, external_id=meta.external_id
             )
-            assert found is not None
-            return _existing(session, found, system)
+            assert existing is not None
+            return _existing(session, existing)
         run = inserted
     items = [
-        (
-            benchmarks[(r.benchmark, system_service.params_key(dict(r.parameters)))],
-            metrics[m.name],
-            m,
-        )
-        for r in document.results
+        (found.benchmarks[variant], found.metrics[m.name], m)
+        for r, variant in keyed
         for m in r.metrics
     ]
-    series = _ensure_series(
-        session=session,
-        system_id=system.id,
-        branch_id=branch.id,
-        testbed_id=testbed.id,
-        pairs=list(dict.fromkeys((b.id, mt.id) for b, mt, _ in items)),
+    series = {(b.id, mt.id): found.series[(b.id, mt.id)] for b, mt, _ in items}
+    judged = judge.judge_run(
+        session=session, run=run, branch=found.branch, items=items, series=series
     )
-    judged = judge.judge_run(session=session, run=run, branch=branch, items=items, series=series)
-    return IngestOutcome(run, True, system, branch, testbed.name, judged)
+    return IngestOutcome(
+        run, True, document.system, found.branch.name, found.testbed[1], judged, found.active_alerts
+    )
 
 
-def _existing(session: Session, run: Run, system: System) -> IngestOutcome:
-    branch = session.get_one(Branch, run.branch_id)
+@dataclass
+class _Queued:
+    run: Run
+    branch_name: str
+
+
+def _queued(session: Session, document: DocumentIn) -> _Queued | IngestOutcome:
+    """The queued run a runner agent's document completes (or the stored answer of a retry)."""
+    meta = document.run
+    run = session.scalar(
+        select(Run)
+        .join(System, System.id == Run.system_id)
+        .where(Run.id == meta.id, System.slug == document.system)
+    )
+    if run is None:
+        raise NotFound(f"run {meta.id} does not exist for system {document.system!r}")
+    if run.status == RunStatus.COMPLETED:  # the agent retried an upload that landed
+        return _existing(session, run)
+    if meta.external_id:
+        other = find_by_external_id(
+            session=session, system_id=run.system_id, external_id=meta.external_id
+        )
+        if other is not None and other.id != run.id:
+            raise InvalidInput(
+                f"external_id {meta.external_id!r} already belongs to run {other.id}",
+                errors=[{"loc": ["run", "external_id"], "msg": "taken by another run"}],
+            )
+    return _Queued(run, session.get_one(Branch, run.branch_id).name)
+
+
+def _existing(session: Session, run: Run) -> IngestOutcome:
+    system = session.get_one(System, run.system_id).slug
+    branch = session.get_one(Branch, run.branch_id).name
     testbed = system_service.testbed_name(session=session, testbed_id=run.testbed_id)
     return IngestOutcome(run, False, system, branch, testbed)

@@ -5,42 +5,49 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Annotated
 
-from fastapi import APIRouter, Query
+from fastapi import APIRouter, Header, Query, Response
 
 from benchdash.deps import ReadAccess, SessionDep
 from benchdash.kit.responses import ERRORS
+from benchdash.kit.validation import INT4_MAX, TextQuery
 from benchdash.series import service as series_service
 from benchdash.series.schemas import SeriesRead
 
 router = APIRouter(prefix="/api/v1", tags=["series"], dependencies=[ReadAccess], responses=ERRORS)
 
 
-@router.get("/series", response_model=SeriesRead)
+@router.get(
+    "/series",
+    response_model=SeriesRead,
+    responses={304: {"description": "Not modified (the If-None-Match ETag still holds)"}},
+)
 def read_series(
     session: SessionDep,
-    system: str,
-    benchmark: str,
-    metric: str,
-    branch: str = "main",
-    testbed: str | None = None,
+    system: Annotated[str, Query(max_length=64)],
+    benchmark: Annotated[str, Query(max_length=300)],
+    metric: Annotated[str, Query(max_length=120)],
+    branch: Annotated[str, Query(max_length=200)] = "main",
+    testbed: TextQuery = None,
     params: Annotated[
-        str | None, Query(description="Canonical JSON of the parameters, when several exist")
+        str | None,
+        Query(max_length=4000, description="Canonical JSON of the parameters, when several exist"),
     ] = None,
-    benchmark_id: int | None = None,
+    benchmark_id: Annotated[int | None, Query(ge=1, le=INT4_MAX)] = None,
     since: Annotated[datetime | None, Query(alias="from")] = None,
     until: Annotated[datetime | None, Query(alias="to")] = None,
-    profile: Annotated[str | None, Query(description="Only runs of this profile")] = None,
+    profile: Annotated[str | None, Query(max_length=40, description="Only this profile")] = None,
     max_points: Annotated[int, Query(ge=10, le=20_000)] = 1000,
-) -> SeriesRead:
+    if_none_match: Annotated[str | None, Header(max_length=200)] = None,
+) -> Response:
     """Points of one series, oldest first.
 
     Over `max_points`, the server downsamples with MinMaxLTTB (the `tsdownsample` package),
     which keeps each bucket's extremes so spikes stay visible, and then adds back every
     warn/fail point, so the answer can hold slightly more than `max_points` points.
     Without `testbed`, the testbed of the newest point is used (series never mix testbeds).
+    The answer has an ETag; send it back in If-None-Match to get 304 while nothing changed.
     """
-    return series_service.read(
-        session=session,
+    query = series_service.SeriesQuery(
         system=system,
         benchmark=benchmark,
         metric=metric,
@@ -53,3 +60,8 @@ def read_series(
         profile=profile,
         max_points=max_points,
     )
+    answer = series_service.read(session=session, query=query, if_none_match=if_none_match)
+    headers = {"ETag": answer.etag, "Cache-Control": "no-cache"}
+    if answer.body is None:
+        return Response(status_code=304, headers=headers)
+    return Response(answer.body, media_type="application/json", headers=headers)

@@ -7,6 +7,9 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
+from benchdash.regression.engine import Level
+from benchdash.systems.schemas import Direction
+
 
 class SeriesPoint(BaseModel):
     """One run's value of the series, with spread and verdict."""
@@ -19,7 +22,7 @@ class SeriesPoint(BaseModel):
     max: float | None
     stddev: float | None
     n: int
-    level: str | None
+    level: Level | None
     baseline: float | None
     change_pct: float | None
     p_value: float | None
@@ -32,9 +35,10 @@ class SeriesRead(BaseModel):
     benchmark: str
     benchmark_id: int
     parameters: dict[str, Any]
+    params_key: str = Field(description="Canonical JSON of the parameters.")
     metric: str
     unit: str
-    direction: str
+    direction: Direction
     warn_threshold: float
     fail_threshold: float
     branch: str

@@ -1,37 +1,90 @@
-"""Series reads with server-side downsampling that keeps spikes and every warn/fail point."""
+"""Series reads: an index range scan on (series_id, started_at), rows as tuples, one JSON pass.
+
+Over `max_points`, MinMaxLTTB (tsdownsample) picks the points to draw and every warn/fail
+point is added back. The answer carries an ETag computed from a cheap aggregate, so an
+unchanged series costs one small query and a 304.
+"""
 
 from __future__ import annotations
 
+import hashlib
+from collections.abc import Sequence
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
 import numpy as np
-from sqlalchemy import func, select
+import orjson
+from sqlalchemy import text
 from sqlalchemy.orm import Session
 from tsdownsample import MinMaxLTTBDownsampler
 
 from benchdash.kit.errors import InvalidInput, NotFound
-from benchdash.results.models import Measurement, Verdict
-from benchdash.runs.models import Run
-from benchdash.series.schemas import SeriesPoint, SeriesRead
-from benchdash.systems import service as system_service
-from benchdash.systems.models import Benchmark, Metric, Testbed
 
-KEEP_LEVELS = {"warn", "fail"}
-DETAIL = (
-    Run.id,
-    Run.commit,
-    Run.started_at,
-    Measurement.value,
-    Measurement.min_value,
-    Measurement.max_value,
-    Measurement.stddev,
-    Measurement.n,
-    Verdict.level,
-    Verdict.baseline_value,
-    Verdict.change_pct,
-    Verdict.p_value,
+KEEP_LEVELS = ("warn", "fail")
+POINT_FIELDS = (
+    "run_id", "commit", "t", "value", "min", "max", "stddev", "n",
+    "level", "baseline", "change_pct", "p_value",
+)  # fmt: skip
+_RANGE = """m.series_id = :series
+    AND (CAST(:since AS timestamptz) IS NULL OR m.started_at >= :since)
+    AND (CAST(:until AS timestamptz) IS NULL OR m.started_at <= :until)
+    AND (CAST(:profile AS text) IS NULL OR r.profile = :profile)"""
+_STAMP = text(
+    f"SELECT count(*), max(m.id) FROM measurement m JOIN run r ON r.id = m.run_id WHERE {_RANGE}"
 )
+_LIGHT = text(
+    f"""SELECT m.id, extract(epoch FROM m.started_at), m.value, v.level
+    FROM measurement m JOIN run r ON r.id = m.run_id
+    LEFT JOIN verdict v ON v.measurement_id = m.id
+    WHERE {_RANGE} ORDER BY m.started_at, m.run_id"""
+)
+_DETAIL = """SELECT m.run_id, r.commit, m.started_at, m.value, m.min_value, m.max_value,
+    m.stddev, m.n, v.level, v.baseline_value, v.change_pct, v.p_value
+    FROM measurement m JOIN run r ON r.id = m.run_id
+    LEFT JOIN verdict v ON v.measurement_id = m.id"""
+_ALL = text(f"{_DETAIL} WHERE {_RANGE} ORDER BY m.started_at, m.run_id")
+_SOME = text(f"{_DETAIL} WHERE m.id = ANY(:ids) ORDER BY m.started_at, m.run_id")
+_SERIES = text(
+    """SELECT s.id, t.name, b.id, b.name, b.parameters, b.params_key, mt.name, mt.unit,
+        mt.direction, mt.warn_threshold, mt.fail_threshold,
+        (SELECT max(m.started_at) FROM measurement m WHERE m.series_id = s.id) AS last_at
+    FROM system sy
+    JOIN benchmark b ON b.system_id = sy.id
+    JOIN metric mt ON mt.system_id = sy.id AND mt.name = :metric
+    JOIN branch br ON br.system_id = sy.id AND br.name = :branch
+    LEFT JOIN series s ON s.benchmark_id = b.id AND s.metric_id = mt.id AND s.branch_id = br.id
+    LEFT JOIN testbed t ON t.id = s.testbed_id
+    WHERE sy.slug = :system
+      AND (CAST(:bench_id AS int) IS NULL OR b.id = :bench_id)
+      AND (CAST(:bench_id AS int) IS NOT NULL OR b.name = :benchmark)
+      AND (CAST(:params AS text) IS NULL OR b.params_key = :params)"""
+)
+
+
+@dataclass(frozen=True)
+class SeriesQuery:
+    """What the caller asked for."""
+
+    system: str
+    benchmark: str
+    metric: str
+    branch: str = "main"
+    testbed: str | None = None
+    params: str | None = None
+    benchmark_id: int | None = None
+    since: datetime | None = None
+    until: datetime | None = None
+    profile: str | None = None
+    max_points: int = 1000
+
+
+@dataclass(frozen=True)
+class SeriesAnswer:
+    """A serialised series (or None when the caller's ETag still holds) and its ETag."""
+
+    body: bytes | None
+    etag: str
 
 
 def downsample_indices(
@@ -46,143 +99,87 @@ def downsample_indices(
     return np.union1d(picked, keep).astype(np.int64)
 
 
-def _pick_benchmark(
-    session: Session, system_id: int, name: str, params: str | None, benchmark_id: int | None
-) -> Benchmark:
-    q = select(Benchmark).where(Benchmark.system_id == system_id)
-    if benchmark_id is not None:
-        q = q.where(Benchmark.id == benchmark_id)
-    else:
-        q = q.where(Benchmark.name == name)
-        if params is not None:
-            q = q.where(Benchmark.params_key == params)
-    found = session.scalars(q).all()
-    if not found:
-        raise NotFound(f"no benchmark {name!r} with those parameters")
-    if len(found) > 1:
-        variants = "; ".join(b.params_key for b in found)
+def _locate(session: Session, q: SeriesQuery) -> tuple[Any, list[str]]:
+    """The series row of the chosen testbed, and every testbed the series has."""
+    rows = session.execute(
+        _SERIES,
+        {
+            "system": q.system,
+            "metric": q.metric,
+            "branch": q.branch,
+            "benchmark": q.benchmark,
+            "bench_id": q.benchmark_id,
+            "params": q.params,
+        },
+    ).all()
+    if not rows:
+        raise NotFound(
+            f"no series {q.system}/{q.benchmark}/{q.metric} on branch {q.branch!r}: check the "
+            "system, benchmark, metric and branch names"
+        )
+    if len({r[2] for r in rows}) > 1:
+        variants = "; ".join(sorted({r[5] for r in rows}))
         raise InvalidInput(
-            f"benchmark {name!r} has several parameter sets, pick one with params: {variants}"
+            f"benchmark {q.benchmark!r} has several parameter sets, pick one with params: "
+            f"{variants}"
         )
-    return found[0]
+    measured = [r for r in rows if r[0] is not None and r[11] is not None]
+    testbeds = sorted(r[1] for r in measured)
+    if q.testbed is not None:
+        chosen = [r for r in measured if r[1] == q.testbed]
+        if not chosen:
+            raise NotFound(f"no points of this series on testbed {q.testbed!r}")
+        return chosen[0], testbeds
+    if measured:
+        return max(measured, key=lambda r: r[11]), testbeds
+    return rows[0], testbeds
 
 
-def read(
-    *,
-    session: Session,
-    system: str,
-    benchmark: str,
-    metric: str,
-    branch: str = "main",
-    testbed: str | None = None,
-    params: str | None = None,
-    benchmark_id: int | None = None,
-    since: datetime | None = None,
-    until: datetime | None = None,
-    profile: str | None = None,
-    max_points: int = 1000,
-) -> SeriesRead:
-    """The points of one series in time order, downsampled to about `max_points`."""
-    sys_row = system_service.get_by_slug(session=session, slug=system)
-    bench = _pick_benchmark(session, sys_row.id, benchmark, params, benchmark_id)
-    met = session.scalar(
-        select(Metric).where(Metric.system_id == sys_row.id, Metric.name == metric)
-    )
-    if met is None:
-        raise NotFound(f"system {system!r} has no metric {metric!r}")
-    br = system_service.find_branch(session=session, system_id=sys_row.id, name=branch)
-    if br is None:
-        raise NotFound(f"system {system!r} has no branch {branch!r}")
-    in_series = (
-        Run.branch_id == br.id,
-        Measurement.benchmark_id == bench.id,
-        Measurement.metric_id == met.id,
-    )
-    # One pass over the series: its testbeds and when each was last measured.
-    last_seen = dict(
-        session.execute(
-            select(Testbed.name, func.max(Run.started_at))
-            .join(Run, Run.testbed_id == Testbed.id)
-            .join(Measurement, Measurement.run_id == Run.id)
-            .where(*in_series)
-            .group_by(Testbed.name)
-        )
-        .tuples()
-        .all()
-    )
-    testbeds = sorted(last_seen)
-    if testbed is None:
-        testbed = max(last_seen, key=lambda name: last_seen[name]) if last_seen else None
-    elif testbed not in last_seen:
-        raise NotFound(f"no points of this series on testbed {testbed!r}")
-    where = [
-        Run.branch_id == br.id,
-        Testbed.name == testbed,
-        Measurement.benchmark_id == bench.id,
-        Measurement.metric_id == met.id,
-    ]
-    if since is not None:
-        where.append(Run.started_at >= since)
-    if until is not None:
-        where.append(Run.started_at <= until)
-    if profile is not None:
-        where.append(Run.profile == profile)
-
-    def points(*extra: Any, columns: tuple[Any, ...] = DETAIL) -> list[Any]:
-        q = (
-            select(*columns)
-            .join(Measurement, Measurement.run_id == Run.id)
-            .outerjoin(Verdict, Verdict.measurement_id == Measurement.id)
-            .join(Testbed, Testbed.id == Run.testbed_id)
-            .where(*where, *extra)
-            .order_by(Run.started_at, Run.id)
-        )
-        return list(session.execute(q).all())
-
-    # First only what downsampling needs; the details of the points kept come after.
-    epoch = func.extract("epoch", Run.started_at)
-    light = points(columns=(Measurement.id, epoch, Measurement.value, Verdict.level))
-    total = len(light)
-    if total > max_points:
+def read(*, session: Session, query: SeriesQuery, if_none_match: str | None = None) -> SeriesAnswer:
+    """The points of one series in time order, downsampled to about `max_points`, as JSON."""
+    row, testbeds = _locate(session, query)
+    series_id = row[0]
+    bounds = {
+        "series": series_id,
+        "since": query.since,
+        "until": query.until,
+        "profile": query.profile,
+    }
+    total, last_id = session.execute(_STAMP, bounds).one() if series_id else (0, None)
+    stamp = f"{series_id}:{total}:{last_id}:{row[9]}:{row[10]}:{query.max_points}:{query}"
+    etag = '"' + hashlib.blake2b(stamp.encode(), digest_size=12).hexdigest() + '"'
+    if if_none_match == etag:
+        return SeriesAnswer(None, etag)
+    points: Sequence[Any] = ()
+    if series_id and total > query.max_points:
+        light = session.execute(_LIGHT, bounds).all()
         ids, t, y, levels = zip(*light, strict=True)
         keep = np.array([i for i, lv in enumerate(levels) if lv in KEEP_LEVELS], dtype=np.int64)
         picked = downsample_indices(
-            np.asarray(t, dtype=np.float64), np.asarray(y, dtype=np.float64), keep, max_points
+            np.asarray(t, dtype=np.float64),
+            np.asarray(y, dtype=np.float64),
+            keep,
+            query.max_points,
         )
-        chosen = [ids[i] for i in picked]
-        rows = points(Measurement.id.in_(chosen))
-    else:
-        rows = points()
-    return SeriesRead(
-        system=system,
-        benchmark=bench.name,
-        benchmark_id=bench.id,
-        parameters=bench.parameters,
-        metric=met.name,
-        unit=met.unit,
-        direction=met.direction,
-        warn_threshold=met.warn_threshold,
-        fail_threshold=met.fail_threshold,
-        branch=branch,
-        testbed=testbed,
-        testbeds=list(testbeds),
-        total=total,
-        downsampled=total > len(rows),
-        points=[
-            SeriesPoint(
-                run_id=r.id,
-                commit=r.commit,
-                t=r.started_at,
-                value=r.value,
-                min=r.min_value,
-                max=r.max_value,
-                stddev=r.stddev,
-                n=r.n,
-                level=r.level,
-                baseline=r.baseline_value,
-                change_pct=r.change_pct,
-                p_value=r.p_value,
-            )
-            for r in rows
-        ],
-    )
+        points = session.execute(_SOME, {"ids": [ids[i] for i in picked]}).all()
+    elif series_id:
+        points = session.execute(_ALL, bounds).all()
+    body = {
+        "system": query.system,
+        "benchmark": row[3],
+        "benchmark_id": row[2],
+        "parameters": row[4],
+        "params_key": row[5],
+        "metric": row[6],
+        "unit": row[7],
+        "direction": row[8],
+        "warn_threshold": row[9],
+        "fail_threshold": row[10],
+        "branch": query.branch,
+        "testbed": row[1] if series_id else None,
+        "testbeds": testbeds,
+        "total": total,
+        "downsampled": total > len(points),
+        "points": [dict(zip(POINT_FIELDS, p, strict=True)) for p in points],
+    }
+    return SeriesAnswer(orjson.dumps(body), etag)

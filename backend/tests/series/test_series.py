@@ -110,3 +110,18 @@ def test_profile_filter(client: TestClient, session: Session) -> None:
         },
     )
     assert [p["value"] for p in r.json()["points"]] == [100.0, 102.0]
+
+
+def test_an_unchanged_series_answers_304_to_its_etag(client: TestClient, session: Session) -> None:
+    headers = auth(token(session, "uvhttp"))
+    for i, v in enumerate([100, 101, 99]):
+        post(client, headers, document(metric(value=v), at=i))
+    params = {"system": "uvhttp", "benchmark": "medium_concurrency", "metric": "requests_per_second"}
+    first = client.get("/api/v1/series", params=params)
+    etag = first.headers["etag"]
+    again = client.get("/api/v1/series", params=params, headers={"If-None-Match": etag})
+    assert again.status_code == 304 and again.content == b""
+    post(client, headers, document(metric(value=102), at=3))
+    changed = client.get("/api/v1/series", params=params, headers={"If-None-Match": etag})
+    assert changed.status_code == 200 and changed.headers["etag"] != etag
+    assert [p["value"] for p in changed.json()["points"]] == [100, 101, 99, 102]
