@@ -22,8 +22,10 @@ from benchdash.config import get_settings
 from benchdash.db import transaction
 from benchdash.health import router as health_router
 from benchdash.ingest.router import router as ingest_router
+from benchdash.kit.body import BodyMiddleware
 from benchdash.kit.errors import NotFound
-from benchdash.kit.problem import BodyLimitMiddleware, install_handlers
+from benchdash.kit.problem import install_handlers
+from benchdash.kit.request import RequestGuard
 from benchdash.runs import lifecycle
 from benchdash.runs.router import router as runs_router
 from benchdash.series.router import router as series_router
@@ -125,6 +127,7 @@ def create_app() -> FastAPI:
     install_handlers(app)
     for router in ROUTERS:
         app.include_router(router)
-    app.add_middleware(BodyLimitMiddleware, max_bytes=settings.max_body_bytes)
+    app.add_middleware(BodyMiddleware, max_bytes=settings.max_body_bytes)
+    app.add_middleware(RequestGuard)  # added last: the outermost
     _mount_ui(app, settings.frontend_dist)
     return app

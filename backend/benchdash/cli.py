@@ -77,8 +77,14 @@ def cmd_serve(args: argparse.Namespace) -> int:
     _bootstrap()
     host, port = args.host or settings.host, args.port or settings.port
     print(f"benchdash API and UI on http://{host}:{port}/  (API docs: /api/docs)", flush=True)
+    workers = args.workers or settings.workers
     uvicorn.run(
-        "benchdash.app:create_app", factory=True, host=host, port=port, workers=args.workers
+        "benchdash.app:create_app",
+        factory=True,
+        host=host,
+        port=port,
+        workers=workers,
+        timeout_graceful_shutdown=10,  # SIGTERM: finish requests, close event streams
     )
     return 0
 
@@ -194,7 +200,9 @@ def parser() -> argparse.ArgumentParser:
     s = sub.add_parser("serve", help="migrate, then serve the API and UI")
     s.add_argument("--host", help="default BENCHDASH_HOST or 127.0.0.1")
     s.add_argument("--port", type=int, help="default BENCHDASH_PORT or 8000")
-    s.add_argument("--workers", type=int, default=1)
+    s.add_argument(
+        "--workers", type=int, help="API processes (default BENCHDASH_WORKERS, else one per core)"
+    )
     s.add_argument("--no-migrate", action="store_true")
     s.set_defaults(func=cmd_serve)
     sub.add_parser("migrate", help="alembic upgrade head").set_defaults(func=cmd_migrate)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from functools import lru_cache
 from pathlib import Path
 
@@ -36,8 +37,20 @@ class Settings(BaseSettings):
         description="Runner agents' token (scopes agent, upload, trigger), made valid at start",
     )
     frontend_dist: Path = Field(REPO_ROOT / "frontend" / "dist", description="Built UI")
+    db_pool_size: int = Field(20, ge=1, le=200, description="Connections per API process")
+    db_pool_timeout_s: float = Field(
+        10.0, gt=0, description="Wait this long for a free connection, then answer 503"
+    )
+    db_statement_timeout_ms: int = Field(30_000, ge=0, description="Longest statement (0: none)")
+    db_lock_timeout_ms: int = Field(5_000, ge=0, description="Longest wait on a lock (0: none)")
     heartbeat_timeout_s: float = Field(60.0, description="Fail active runs silent this long")
     reaper_interval_s: float = Field(10.0, description="How often to look for them (0: never)")
+    workers: int = Field(
+        default_factory=lambda: max(1, min(4, os.cpu_count() or 1)),
+        ge=1,
+        le=64,
+        description="API worker processes (default: one per core, at most 4)",
+    )
     host: str = "127.0.0.1"
     port: int = 8000
 

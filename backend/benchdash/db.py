@@ -44,8 +44,24 @@ def database_url() -> str:
 
 @lru_cache
 def get_engine() -> Engine:
-    """The process-wide engine."""
-    return create_engine(database_url(), pool_size=10, max_overflow=20, pool_pre_ping=True)
+    """The process-wide engine: a bounded pool, and timeouts so no request waits forever.
+
+    A request that finds every connection busy for `db_pool_timeout_s` answers 503 with
+    Retry-After (see kit.problem); statements and lock waits are bounded per connection.
+    """
+    s = get_settings()
+    options = (
+        f"-c statement_timeout={s.db_statement_timeout_ms} -c lock_timeout={s.db_lock_timeout_ms}"
+        " -c idle_in_transaction_session_timeout=60000"
+    )
+    return create_engine(
+        database_url(),
+        pool_size=s.db_pool_size,
+        max_overflow=0,
+        pool_timeout=s.db_pool_timeout_s,
+        pool_pre_ping=True,
+        connect_args={"options": options},
+    )
 
 
 @lru_cache

@@ -65,6 +65,14 @@ SYSTEMS: dict[str, dict[str, Any]] = {
         "language": "C++",
         "description": "TLS echo server and client on coroutines and OpenSSL",
         "headline": ("small_packet", "qps"),
+        "thresholds": {
+            "qps": (10, 20),
+            "throughput": (10, 20),
+            "duration_ms": (10, 20),
+            "qps_ratio": (10, 20),
+        },
+        # The seed's 5-round means (Apple M4) and its historical OpenSSL + libevent figures;
+        # qps_ratio is galay-ssl over that reference (0.91 small, 0.82 large).
         "benchmarks": [
             (
                 "small_packet",
@@ -73,6 +81,7 @@ SYSTEMS: dict[str, dict[str, Any]] = {
                     ("qps", "req/s", H, 162234.0),
                     ("throughput", "MiB/s", H, 14.54),
                     ("duration_ms", "ms", L, 616.4),
+                    ("qps_ratio", "x", H, 0.907),
                 ],
             ),
             (
@@ -82,30 +91,79 @@ SYSTEMS: dict[str, dict[str, Any]] = {
                     ("qps", "req/s", H, 15849.0),
                     ("throughput", "MiB/s", H, 1981.1),
                     ("duration_ms", "ms", L, 126.2),
+                    ("qps_ratio", "x", H, 0.816),
                 ],
             ),
+            (
+                "bulk_64k",
+                {"payload": 65536, "connections": 50, "requests": 200, "threads": 1},
+                [
+                    ("qps", "req/s", H, 276.4),
+                    ("throughput", "MiB/s", H, 34.56),
+                    ("duration_ms", "ms", L, 36174.0),
+                ],
+            ),
+            (
+                "correctness_1mib",
+                {"payload": 1048576, "connections": 1, "requests": 1, "threads": 1},
+                [("duration_ms", "ms", L, 98.0)],
+            ),
+            *[
+                (
+                    "libevent_reference",
+                    {
+                        "scenario": scenario,
+                        "payload": payload,
+                        "connections": conns,
+                        "requests": reqs,
+                        "threads": threads,
+                    },
+                    [("qps", "req/s", H, qps), ("throughput", "MiB/s", H, mibs)],
+                )
+                for scenario, payload, conns, reqs, threads, qps, mibs in (
+                    ("small_packet", 47, 200, 500, 4, 178891.0, 16.04),
+                    ("large_packet", 65536, 10, 200, 1, 19417.0, 2427.18),
+                )
+            ],
         ],
     },
     "pointsub": {
         "name": "pointsub",
         "language": "Go",
         "description": "Message transport over go-libp2p streams",
-        "headline": ("throughput_1mb", "throughput"),
+        "headline": ("throughput/1kb", "throughput"),
+        # The seed's figures come from its paced runs (full profile, mode "paced"); the
+        # parameters are those the runner reports for them.
         "benchmarks": [
             (
                 name,
-                {"message_bytes": size, "connections": conns},
+                {
+                    "message_bytes": size,
+                    "connections": conns,
+                    "buffer_bytes": buf,
+                    "mode": "paced",
+                    "duration_s": dur,
+                    "window": 16,
+                    "message_count": count,
+                },
                 [
                     ("throughput", "MiB/s", H, mbs),
                     ("latency_p99_us", "us", L, p99),
+                    ("success_pct", "%", H, 100.0),
                     ("memory_mb", "MiB", L, mem),
                 ],
             )
-            for name, size, conns, mbs, p99, mem in (
-                ("throughput_1kb", 1024, 1, 0.96, 10.79, 19.59),
-                ("throughput_100kb", 102400, 1, 9.76, 1990.0, 123.04),
-                ("throughput_1mb", 1048576, 1, 9.90, 11010.0, 145.46),
-                ("concurrent_20", 10240, 20, 9.74, 3310.0, 110.26),
+            for name, size, count, buf, conns, dur, mbs, p99, mem in (
+                ("throughput/1kb", 1024, 10000, 65536, 1, 10.0, 0.96, 10.79, 19.59),
+                ("throughput/100kb", 102400, 1000, 262144, 1, 10.0, 9.76, 1990.0, 123.04),
+                ("throughput/1mb", 1048576, 100, 2097152, 1, 10.0, 9.90, 11010.0, 145.46),
+                ("throughput/10mb", 10485760, 10, 2097152, 1, 20.0, 4.50, 76050.0, 131.86),
+                ("concurrent/5", 102400, 1000, 262144, 5, 10.0, 9.67, 6120.0, 136.38),
+                ("concurrent/20", 10240, 10000, 65536, 20, 10.0, 9.74, 3310.0, 110.26),
+                ("concurrent/50", 1024, 50000, 32768, 50, 10.0, 4.84, 156.29, 81.81),
+                ("buffer/4kb", 1048576, 10, 4096, 1, 10.0, 0.90, 11230.0, 15.95),
+                ("buffer/64kb", 1048576, 10, 65536, 1, 10.0, 0.90, 10750.0, 15.94),
+                ("buffer/1mb", 1048576, 10, 1048576, 1, 10.0, 0.90, 11080.0, 16.70),
             )
         ],
     },

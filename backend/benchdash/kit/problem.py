@@ -1,20 +1,30 @@
-"""RFC 7807 problem responses for every error, and the body-size limit middleware."""
+"""RFC 7807 problem responses for every error, 5xx included.
+
+Expected errors (`AppError`, validation, HTTP errors) keep their status. A database that is
+down, a pool that is exhausted, or a statement or lock that timed out answer 503 with
+Retry-After; anything else is a 500 that names the request id also written to the log.
+"""
 
 from __future__ import annotations
 
 import json
+import logging
+from collections.abc import Mapping
 from typing import Any
 
+import psycopg
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel
+from sqlalchemy import exc as sa_exc
 from starlette.exceptions import HTTPException as StarletteHTTPException
-from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from benchdash.kit.errors import AppError
 
 PROBLEM = "application/problem+json"
+RETRY_AFTER_S = 5
+log = logging.getLogger("benchdash")
 
 
 class FieldError(BaseModel):
@@ -35,11 +45,32 @@ class Problem(BaseModel):
 
 
 def problem_response(
-    status: int, title: str, detail: str, errors: list[Any] | None = None
+    status: int,
+    title: str,
+    detail: str,
+    errors: list[Any] | None = None,
+    headers: Mapping[str, str] | None = None,
 ) -> JSONResponse:
     """Render a problem document."""
     body = Problem(title=title, status=status, detail=detail, errors=errors or [])
-    return JSONResponse(body.model_dump(), status_code=status, media_type=PROBLEM)
+    return JSONResponse(
+        body.model_dump(), status_code=status, media_type=PROBLEM, headers=dict(headers or {})
+    )
+
+
+def _unavailable(exc: BaseException) -> str | None:
+    """Why the database cannot serve now, or None when `exc` is something else."""
+    if isinstance(exc, sa_exc.TimeoutError):
+        return "every database connection is busy"
+    if isinstance(exc, sa_exc.DBAPIError):
+        orig = exc.orig
+        if isinstance(orig, psycopg.errors.QueryCanceled):
+            return "a database statement took too long"
+        if isinstance(orig, psycopg.errors.LockNotAvailable):
+            return "the data is locked by another request"
+        if exc.connection_invalidated or isinstance(orig, psycopg.OperationalError):
+            return "the database is not reachable"
+    return None
 
 
 def _loc(loc: tuple[Any, ...]) -> list[str | int]:
@@ -65,47 +96,25 @@ def install_handlers(app: FastAPI) -> None:
     @app.exception_handler(StarletteHTTPException)
     async def _http(_: Request, exc: StarletteHTTPException) -> JSONResponse:
         detail = exc.detail if isinstance(exc.detail, str) else json.dumps(exc.detail)
-        return problem_response(exc.status_code, "HTTP error", detail)
+        return problem_response(exc.status_code, "HTTP error", detail, headers=exc.headers)
 
 
-class BodyLimitMiddleware:
-    """Reject bodies over `max_bytes` with 413 before the endpoint reads them."""
-
-    def __init__(self, app: ASGIApp, max_bytes: int) -> None:
-        self.app = app
-        self.max_bytes = max_bytes
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
-        declared = dict(scope.get("headers") or []).get(b"content-length")
-        if declared is not None and declared.isdigit() and int(declared) > self.max_bytes:
-            await self._reject(scope, receive, send)
-            return
-        # Chunked bodies: count as they arrive and fail the read past the limit.
-        seen = 0
-
-        async def limited() -> Message:
-            nonlocal seen
-            message = await receive()
-            seen += len(message.get("body", b""))
-            if seen > self.max_bytes:
-                raise _TooLarge
-            return message
-
-        try:
-            await self.app(scope, limited, send)
-        except _TooLarge:
-            await self._reject(scope, receive, send)
-
-    async def _reject(self, scope: Scope, receive: Receive, send: Send) -> None:
-        mib = self.max_bytes / (1024 * 1024)
-        response = problem_response(
-            413, "Payload too large", f"the request body exceeds the limit of {mib:g} MiB"
+def unexpected_response(
+    exc: BaseException, method: str, path: str, request_id: str
+) -> JSONResponse:
+    """503 with Retry-After when the database cannot serve, else a logged 500."""
+    why = _unavailable(exc)
+    if why is not None:
+        log.warning("503 %s %s [%s]: %s", method, path, request_id, exc)
+        return problem_response(
+            503,
+            "Service unavailable",
+            f"{why}; try again shortly (request {request_id})",
+            headers={"Retry-After": str(RETRY_AFTER_S)},
         )
-        await response(scope, receive, send)
-
-
-class _TooLarge(Exception):
-    pass
+    log.error("500 %s %s [%s]", method, path, request_id, exc_info=exc)
+    return problem_response(
+        500,
+        "Internal server error",
+        f"an unexpected error happened; it is logged as request {request_id}",
+    )

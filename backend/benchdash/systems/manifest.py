@@ -9,6 +9,7 @@ from croniter import croniter
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 from sqlalchemy.orm import Session
 
+from benchdash.kit.validation import check_json
 from benchdash.systems import service as system_service
 from benchdash.systems.models import DEFAULT_THRESHOLDS, Metric, System
 
@@ -59,7 +60,12 @@ class ManifestSchedule(BaseModel):
 class Manifest(BaseModel):
     """The runner.toml of a system, as the agent sends it."""
 
-    model_config = ConfigDict(extra="ignore")
+    model_config = ConfigDict(extra="ignore", allow_inf_nan=False)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _storable(cls, data: Any) -> Any:
+        return check_json(data) if isinstance(data, dict) else data
 
     system: str = Field(pattern=r"^[a-z0-9][a-z0-9_.-]{0,63}$")
     name: str = Field(min_length=1, max_length=200)

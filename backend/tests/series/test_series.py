@@ -116,7 +116,11 @@ def test_an_unchanged_series_answers_304_to_its_etag(client: TestClient, session
     headers = auth(token(session, "uvhttp"))
     for i, v in enumerate([100, 101, 99]):
         post(client, headers, document(metric(value=v), at=i))
-    params = {"system": "uvhttp", "benchmark": "medium_concurrency", "metric": "requests_per_second"}
+    params = {
+        "system": "uvhttp",
+        "benchmark": "medium_concurrency",
+        "metric": "requests_per_second",
+    }
     first = client.get("/api/v1/series", params=params)
     etag = first.headers["etag"]
     again = client.get("/api/v1/series", params=params, headers={"If-None-Match": etag})

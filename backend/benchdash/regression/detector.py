@@ -1,0 +1,257 @@
+"""Two-stage regression detection for one series: per-upload suspicion, then confirmed alerts.
+
+The ingest and `benchdash-server replay` both call this module; it has no database import.
+
+**Input** (per series): `history`, the series' accepted points before the new one, oldest
+first — at most HISTORY_NEEDED (59) are read, so query the newest 59 — each a `Point(run_id,
+value, commit, samples, stage, restart)` where `stage` is what was stored for it earlier
+(SUSPECTED, CONFIRMED = an alert named it as a step's first bad run, DISMISSED) and
+`restart` marks an accepted distribution change; the `new` point; the series' `alert` that
+is not resolved (`OpenAlert`), if any; the pinned baseline point, if any; the configured
+`Thresholds`; and the `Mode` (CI-fed or runner-executed).
+
+**Stage one**, `verdict`: the new value against the median of the current level (the runs
+since the last change point, restart or confirmed step, newest 30); warn/fail when worse by
+at least the effective floors of `floors.py`, then **suspected**. Fewer than 10 earlier runs
+(or fewer than 3 since a restart): nothing is judged, `gate="history-too-short"` and `reason`
+says why.
+
+**Stage two**, `decision`: CI-fed series (`Mode.CI`) open an alert when `changepoint.py`
+finds a step of at least the effective warn floor that has held — by a significant change
+point or by the first bad run and the next 3 all staying worse — naming the step's first bad
+run and the last good one. Runner-executed series (`Mode.RUNNER`) never open here: the
+caller queues re-runs of a suspected point and calls `confirm_reruns`. In both modes an
+open alert resolves once the median of the last 3 runs is back within its warn floor of the
+level before the step. One alert per step: store `Stage.CONFIRMED` on the first bad run;
+the baseline then restarts there. Example::
+
+    from benchdash.regression import detector
+    from benchdash.regression.engine import Thresholds
+    from benchdash.regression.model import Point
+    past = [Point(i, 100.0 + i % 3, f"c{i}") for i in range(30)]
+    a = detector.assess(past, Point(30, 113.0, "c30"), direction="lower_is_better",
+                        thresholds=Thresholds(5, 10))
+    a.verdict.suspected, a.verdict.floors.warn    # True, 5.0 (noise ~1 %)
+    a.decision.action                              # Action.NONE: one run is not a shift
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from statistics import median
+
+from benchdash.regression import changepoint
+from benchdash.regression.engine import (
+    ALPHA,
+    HIGHER,
+    LOWER,
+    MIN_SAMPLES_FOR_TEST,
+    UNSTABLE_CV,
+    Baseline,
+    Level,
+    Thresholds,
+    change_worse,
+    summarize,
+    welch_p,
+)
+from benchdash.regression.floors import MIN_HISTORY, floors
+from benchdash.regression.model import (
+    Action,
+    AlertDecision,
+    Assessment,
+    Floors,
+    Mode,
+    OpenAlert,
+    Point,
+    Stage,
+    UploadVerdict,
+)
+
+HISTORY_NEEDED = 59  # earlier points one decision reads
+BASELINE_MIN = 3  # runs at the current level needed for a baseline
+RECOVERY_RUNS = 3
+
+
+def _breaks(pts: Sequence[Point], alert: OpenAlert | None) -> list[int]:
+    named = alert.first_bad_run_id if alert else None
+    return [
+        i
+        for i, p in enumerate(pts)
+        if p.restart or p.stage is Stage.CONFIRMED or (named is not None and p.run_id == named)
+    ]
+
+
+def _too_short(
+    pts: Sequence[Point], new: Point, direction: str, fl: Floors, reason: str
+) -> UploadVerdict:
+    if not pts:
+        return UploadVerdict(Level.NO_BASELINE, False, None, None, None, None, None, fl, reason)
+    vals = [p.value for p in pts[-5:]]
+    base = Baseline(median(vals), tuple(p.run_id for p in pts[-5:]), (), "median")
+    change = change_worse(new.value, base.value, direction)
+    crossing = abs(change) * 100 >= fl.configured.warn
+    level = Level.NOISY if crossing else Level.OK
+    pct = change * 100 if math.isfinite(change) else None
+    return UploadVerdict(level, False, base, pct, None, None, "history-too-short", fl, reason)
+
+
+def _verdict(
+    pts: Sequence[Point], start: int, new: Point, direction: str, fl: Floors, pinned: Point | None
+) -> UploadVerdict:
+    if len(pts) < MIN_HISTORY:
+        reason = f"{len(pts)} earlier runs; {MIN_HISTORY} are needed to measure the noise"
+        return _too_short(pts, new, direction, fl, reason)
+    regime = pts[start:]
+    cuts = changepoint.change_points([p.value for p in regime])
+    base_pts = regime[cuts[-1] if cuts else 0 :][-changepoint.LEFT_RUNS :]
+    if pinned is not None:
+        baseline = Baseline(pinned.value, (pinned.run_id,), pinned.samples, "pinned")
+    elif len(base_pts) < BASELINE_MIN:
+        reason = (
+            f"the baseline restarted at run #{regime[0].run_id}; "
+            f"{BASELINE_MIN} runs at the new level are needed"
+        )
+        return _too_short(pts, new, direction, fl, reason)
+    else:
+        baseline = Baseline(
+            median(p.value for p in base_pts),
+            tuple(p.run_id for p in base_pts),
+            tuple(s for p in base_pts for s in p.samples),
+            "median",
+        )
+    return _classify(new, baseline, direction, fl)
+
+
+def _classify(new: Point, baseline: Baseline, direction: str, fl: Floors) -> UploadVerdict:
+    current = summarize(new.samples, new.value)
+    change = change_worse(current.value, baseline.value, direction)
+    pct = change * 100 if math.isfinite(change) else None
+    z = pct / fl.variation if pct is not None and fl.variation else None
+    if change * 100 > fl.fail:
+        level = Level.FAIL
+    elif change * 100 >= fl.warn:
+        level = Level.WARN
+    elif -change * 100 >= fl.warn:
+        level = Level.IMPROVED
+    elif abs(change) * 100 >= fl.configured.warn:
+        level = Level.NOISY
+    else:
+        level = Level.OK
+    gate, p = "floor", None
+    if (
+        level in (Level.FAIL, Level.WARN, Level.IMPROVED)
+        and min(len(current.clean), len(baseline.samples)) >= MIN_SAMPLES_FOR_TEST
+    ):
+        gate = "floor+welch"
+        worse_is_larger = (direction == LOWER) == (level is not Level.IMPROVED)
+        p = welch_p(current.clean, baseline.samples, worse_is_larger=worse_is_larger)
+        if p >= ALPHA:
+            level = Level.NOISY
+    if level in (Level.OK, Level.NOISY) and current.cv > UNSTABLE_CV:
+        level = Level.UNSTABLE
+    suspected = level in (Level.WARN, Level.FAIL)
+    return UploadVerdict(level, suspected, baseline, pct, p, z, gate, fl)
+
+
+def _resolves(window: Sequence[Point], alert: OpenAlert, direction: str) -> bool:
+    ids = [p.run_id for p in window]
+    first = ids.index(alert.first_bad_run_id) if alert.first_bad_run_id in ids else 0
+    recent = [p.value for p in window[first:][-RECOVERY_RUNS:]]
+    if len(recent) < RECOVERY_RUNS:
+        return False
+    return change_worse(median(recent), alert.baseline_value, direction) * 100 < alert.warn_floor
+
+
+def _decide(
+    window: Sequence[Point],
+    start: int,
+    direction: str,
+    fl: Floors,
+    alert: OpenAlert | None,
+    mode: Mode,
+) -> AlertDecision:
+    if mode is Mode.CI:
+        values = [p.value for p in window[start:]]
+        step = changepoint.newest_step(values, direction=direction, floor=fl.warn / 100)
+        if step is not None:
+            i = start + step.index
+            bad, good = window[i], window[i - 1]
+            return AlertDecision(
+                action=Action.OPEN,
+                level=Level.FAIL if step.change * 100 > fl.fail else Level.WARN,
+                first_bad_index=i,
+                first_bad_run_id=bad.run_id,
+                first_bad_commit=bad.commit,
+                last_good_run_id=good.run_id,
+                last_good_commit=good.commit,
+                baseline_value=step.level_before,
+                change_pct=step.change * 100,
+                p_value=step.p_value,
+                warn_floor=fl.warn,
+                confirmed_by=step.by,
+                supersedes=alert is not None,
+            )
+    if alert is None:
+        return AlertDecision(Action.NONE)
+    return AlertDecision(Action.RESOLVE if _resolves(window, alert, direction) else Action.KEEP)
+
+
+def assess(
+    history: Sequence[Point],
+    new: Point,
+    *,
+    direction: str,
+    thresholds: Thresholds,
+    alert: OpenAlert | None = None,
+    pinned: Point | None = None,
+    mode: Mode = Mode.CI,
+) -> Assessment:
+    """Judge one upload of a series and decide on its alert (module docstring)."""
+    if direction not in (HIGHER, LOWER):
+        raise ValueError(f"unknown direction {direction!r}")
+    if not math.isfinite(new.value) or any(not math.isfinite(p.value) for p in history):
+        raise ValueError("values must be finite numbers")
+    pts = list(history[-HISTORY_NEEDED:])
+    breaks = _breaks(pts, alert)
+    start = breaks[-1] if breaks else 0
+    fl = floors([p.value for p in pts], thresholds, breaks)
+    verdict = _verdict(pts, start, new, direction, fl, pinned)
+    decision = _decide([*pts, new], start, direction, fl, alert, mode)
+    return Assessment(verdict, decision)
+
+
+def confirm_reruns(
+    *,
+    suspect: Point,
+    verdict: UploadVerdict,
+    reruns: Sequence[Point],
+    direction: str,
+    last_good: Point | None = None,
+    alert: OpenAlert | None = None,
+) -> AlertDecision:
+    """Runner-executed stage two: OPEN when every re-run of the suspect's ref is still worse
+    than the suspect's baseline by its effective warn floor; otherwise the suspicion is
+    dismissed (NONE, or KEEP while another alert is open)."""
+    if verdict.baseline is None or not verdict.suspected:
+        raise ValueError("only a suspected verdict can be confirmed")
+    if not reruns:
+        raise ValueError("no re-runs to judge")
+    base, fl = verdict.baseline.value, verdict.floors
+    changes = [change_worse(r.value, base, direction) * 100 for r in reruns]
+    if not all(c >= fl.warn for c in changes):
+        return AlertDecision(Action.NONE if alert is None else Action.KEEP)
+    failing = verdict.level is Level.FAIL and all(c > fl.fail for c in changes)
+    return AlertDecision(
+        action=Action.OPEN,
+        level=Level.FAIL if failing else Level.WARN,
+        first_bad_run_id=suspect.run_id,
+        first_bad_commit=suspect.commit,
+        last_good_run_id=last_good.run_id if last_good else None,
+        last_good_commit=last_good.commit if last_good else None,
+        baseline_value=base,
+        change_pct=median([c for c in [verdict.change_pct, *changes] if c is not None]),
+        warn_floor=fl.warn,
+        confirmed_by="re-runs",
+        supersedes=alert is not None,
+    )

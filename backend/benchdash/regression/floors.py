@@ -1,0 +1,63 @@
+"""Noise-calibrated floors: how large a change must be, in this series, to mean anything.
+
+The series' noise is its **run-to-run variation**: the 75th percentile of the relative change
+between consecutive accepted runs, |x[i] − x[i−1]| / |x[i−1]|, over its newest 30 runs
+(pairs that straddle a baseline restart are skipped). The percentile, rather than a standard
+deviation, ignores the one large difference a real step adds, and the upper quartile, rather
+than the median, still sees a series that hops between two modes (bimodal) in a quarter of
+its runs. The series' **resolution** is its smallest non-zero run-to-run change: a quantised
+series (whole milliseconds, say) cannot show a change smaller than two of its quanta.
+
+    effective warn = max(configured warn, FLOOR_K × variation, 2 × resolution)
+    effective fail = max(configured fail, effective warn × configured fail / configured warn)
+
+With FLOOR_K = 2 a series whose typical run-to-run change is 1 % keeps the configured 5 %;
+one that moves 8 % between runs needs a 16 % change before a run is even suspected.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Sequence
+
+import numpy as np
+
+from benchdash.regression.engine import Thresholds
+from benchdash.regression.model import Floors
+
+VARIATION_RUNS = 30  # newest runs the variation is measured on
+MIN_HISTORY = 10  # fewer earlier runs: the noise cannot be measured, nothing is judged
+FLOOR_K = 2.0
+QUANTILE = 0.75
+RESOLUTION_STEPS = 2.0
+
+
+def relative_steps(values: Sequence[float], breaks: Collection[int] = ()) -> np.ndarray:
+    """|x[i] − x[i−1]| / |x[i−1]| for consecutive values, skipping i in `breaks` and zeros."""
+    arr = np.asarray(values, dtype=float)
+    if len(arr) < 2:
+        return np.empty(0)
+    prev, cur = arr[:-1], arr[1:]
+    keep = prev != 0
+    if breaks:
+        keep &= ~np.isin(np.arange(1, len(arr)), list(breaks))
+    return np.abs(cur[keep] - prev[keep]) / np.abs(prev[keep])
+
+
+def floors(values: Sequence[float], thresholds: Thresholds, breaks: Collection[int] = ()) -> Floors:
+    """The effective floors for the next run after `values` (oldest first; newest 30 used).
+
+    `breaks` are indices into `values` where a new regime starts (the pair ending there is
+    not a run-to-run change). Fewer than MIN_HISTORY runs: variation None, configured floors.
+    """
+    start = max(0, len(values) - VARIATION_RUNS)
+    recent = values[start:]
+    steps = relative_steps(recent, {b - start for b in breaks if b > start})
+    if len(recent) < MIN_HISTORY or len(steps) == 0:
+        return Floors(thresholds, None, len(recent), thresholds.warn, thresholds.fail)
+    variation = float(np.quantile(steps, QUANTILE)) * 100
+    nonzero = steps[steps > 0]
+    resolution = float(nonzero.min()) * 100 if len(nonzero) else 0.0
+    warn = max(thresholds.warn, FLOOR_K * variation, RESOLUTION_STEPS * resolution)
+    ratio = thresholds.fail / thresholds.warn if thresholds.warn > 0 else 1.0
+    fail = max(thresholds.fail, warn * ratio)
+    return Floors(thresholds, variation, len(recent), warn, fail)

@@ -1,0 +1,93 @@
+"""Replay one series through the detector exactly as uploads would arrive (CI-fed, no re-runs).
+
+`benchdash-server replay` reads one series as JSON on stdin, the form `score_dev.py --cmd`
+sends: ``{"direction": "lower_is_better" | "higher_is_better", "points": [{"value": float |
+null, "commit"?: str, "samples"?: [float, ...]}, ...]}`` in run order (other keys are
+ignored), and prints the alerts the product would open as ``[{"index": i, "level": "fail",
+"alarm_index": j}]``: `index` is the step's first bad run, `alarm_index` the run whose upload
+opened the alert. Points with a null value are skipped (their index is never reported).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Sequence
+from dataclasses import replace
+from typing import Any, TextIO
+
+from benchdash.regression.detector import HISTORY_NEEDED, assess
+from benchdash.regression.engine import HIGHER, LOWER, Thresholds
+from benchdash.regression.model import Action, OpenAlert, Point, Stage
+
+
+class ReplayError(ValueError):
+    """The input is not a series the replay can read."""
+
+
+def replay(
+    points: Sequence[Point], *, direction: str, thresholds: Thresholds
+) -> list[dict[str, Any]]:
+    """Feed `points` one by one to `assess` (CI-fed), keeping the state the database would."""
+    stored: list[Point] = []
+    alert: OpenAlert | None = None
+    opened: list[dict[str, Any]] = []
+    for new in points:
+        history = stored[-HISTORY_NEEDED:]
+        a = assess(history, new, direction=direction, thresholds=thresholds, alert=alert)
+        offset = len(stored) - len(history)
+        stored.append(replace(new, stage=Stage.SUSPECTED if a.verdict.suspected else None))
+        d = a.decision
+        if d.action is Action.OPEN:
+            assert d.first_bad_index is not None and d.level is not None
+            i = offset + d.first_bad_index
+            stored[i] = replace(stored[i], stage=Stage.CONFIRMED)
+            assert d.baseline_value is not None and d.warn_floor is not None
+            alert = OpenAlert(stored[i].run_id, d.baseline_value, d.warn_floor)
+            opened.append({"index": i, "level": d.level.value, "alarm_index": len(stored) - 1})
+        elif d.action is Action.RESOLVE:
+            alert = None
+    return opened
+
+
+def read_series(raw: str) -> tuple[list[Point], list[int], str]:
+    """Parse the series JSON: (points with a value, their indices in the input, direction)."""
+    try:
+        doc = json.loads(raw)
+    except ValueError as exc:
+        raise ReplayError(f"stdin is not JSON: {exc}") from exc
+    if not isinstance(doc, dict) or not isinstance(doc.get("points"), list):
+        raise ReplayError('expected an object with a "points" list')
+    direction = doc.get("direction")
+    if direction not in (HIGHER, LOWER):
+        raise ReplayError(f"direction must be {HIGHER!r} or {LOWER!r}, not {direction!r}")
+    points: list[Point] = []
+    where: list[int] = []
+    for i, p in enumerate(doc["points"]):
+        value = p.get("value") if isinstance(p, dict) else None
+        if value is None:
+            continue
+        if (
+            isinstance(value, bool)
+            or not isinstance(value, int | float)
+            or not math.isfinite(value)
+        ):
+            raise ReplayError(f"point {i}: value must be a finite number, not {value!r}")
+        samples = p.get("samples") or ()
+        if not all(isinstance(s, int | float) and math.isfinite(s) for s in samples):
+            raise ReplayError(f"point {i}: samples must be finite numbers")
+        commit = p.get("commit")
+        points.append(Point(i, float(value), str(commit) if commit else None, tuple(samples)))
+        where.append(i)
+    return points, where, direction
+
+
+def run(stdin: TextIO, stdout: TextIO, thresholds: Thresholds) -> int:
+    """The `replay` command: series on stdin, alerts as JSON on stdout."""
+    points, where, direction = read_series(stdin.read())
+    alerts = replay(points, direction=direction, thresholds=thresholds)
+    for a in alerts:
+        a["index"], a["alarm_index"] = where[a["index"]], where[a["alarm_index"]]
+    json.dump(alerts, stdout)
+    stdout.write("\n")
+    return 0
