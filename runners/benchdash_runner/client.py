@@ -2,11 +2,14 @@
 
 Retrying is safe because the server answers a repeated `run.external_id` with the run it
 already stored. Connection errors, timeouts, 429 and 5xx are retried with exponential
-backoff (honouring a numeric Retry-After); any other 4xx is final.
+backoff (honouring a numeric Retry-After); any other 4xx is final. Bodies of GZIP_MIN_BYTES
+or more are sent gzip-compressed (`Content-Encoding: gzip`); the server's size limit applies
+to the decompressed document. A server that answers 415 to that gets the plain body once.
 """
 
 from __future__ import annotations
 
+import gzip
 import sys
 import time
 from collections.abc import Callable, Iterator
@@ -18,6 +21,7 @@ from rich.progress import BarColumn, DownloadColumn, Progress, TransferSpeedColu
 
 RESULTS_PATH = "/api/v1/results"
 PROGRESS_MIN_BYTES = 1 << 20
+GZIP_MIN_BYTES = 64 << 10
 _CHUNK = 64 << 10
 _MAX_DELAY_S = 60.0
 
@@ -44,23 +48,22 @@ def post_document(
     """Send `body` (a serialised document); return the decoded 200/201 body and the attempts."""
     say = log or (lambda msg: print(msg, file=sys.stderr))
     url = base_url.rstrip("/") + RESULTS_PATH
-    headers = {
-        "Authorization": f"Bearer {token}",
-        "Content-Type": "application/json",
-        "Content-Length": str(len(body)),
-        "Accept": "application/json",
-    }
+    payload, headers = _encode(body, token, compress=len(body) >= GZIP_MIN_BYTES)
     attempt = 0
     with httpx.Client(timeout=timeout) as http:
         while True:
             try:
-                response = http.post(url, content=_stream(body), headers=headers)
+                response = http.post(url, content=_stream(payload), headers=headers)
             except httpx.TransportError as e:
                 reason = f"{type(e).__name__}: {e}" if str(e) else type(e).__name__
                 retry_after = None
             else:
                 if response.status_code in (200, 201):
                     return _json_body(response), attempt + 1
+                if response.status_code == 415 and "Content-Encoding" in headers:
+                    say("the server does not take gzip bodies: sending the document plain")
+                    payload, headers = _encode(body, token, compress=False)
+                    continue
                 if response.status_code != 429 and response.status_code < 500:
                     raise UploadError(describe_problem(response), response.status_code)
                 # 5xx or 429: a gateway or a busy server; the upload may be retried.
@@ -73,6 +76,20 @@ def post_document(
             attempt += 1
             say(f"upload attempt {attempt} failed ({reason}); retrying in {delay:.1f} s")
             sleep(delay)
+
+
+def _encode(body: bytes, token: str, *, compress: bool) -> tuple[bytes, dict[str, str]]:
+    """The bytes to send and their headers; gzip with a fixed mtime, so retries send the same."""
+    payload = gzip.compress(body, compresslevel=6, mtime=0) if compress else body
+    headers = {
+        "Authorization": f"Bearer {token}",
+        "Content-Type": "application/json",
+        "Content-Length": str(len(payload)),
+        "Accept": "application/json",
+    }
+    if compress:
+        headers["Content-Encoding"] = "gzip"
+    return payload, headers
 
 
 def describe_problem(response: httpx.Response) -> str:

@@ -7,10 +7,13 @@ field before anything is sent.
 from __future__ import annotations
 
 import json
+import logging
 import math
 import re
 from collections.abc import Iterable, Mapping
 from typing import Any
+
+from benchdash_runner.summarise import TooLarge, fit, spread
 
 SCHEMA = "benchdash/v1"
 DIRECTIONS = ("higher_is_better", "lower_is_better")
@@ -37,6 +40,9 @@ _METRIC_NAME = re.compile(r"^[A-Za-z0-9_.%/-]{1,120}$")
 # The server's limits (backend ingest model); checked here so nothing partial is sent.
 MAX_RESULTS, MAX_METRICS, MAX_SAMPLES = 5000, 200, 100_000
 MAX_BENCHMARK_LEN, MAX_UNIT_LEN = 300, 40
+# The server's body limit (5 MiB by default) applies to the decompressed document.
+MAX_BODY_BYTES = 5 << 20
+log = logging.getLogger("benchdash_runner")
 
 
 class DocumentError(ValueError):
@@ -60,7 +66,7 @@ def metric(
     if value is not None:
         entry["value"] = value
     if samples is not None:
-        entry["samples"] = list(samples)
+        entry["samples"] = spread(list(samples))
     return entry
 
 
@@ -72,14 +78,25 @@ def build(
     environment: Mapping[str, Any] | None = None,
     configuration: Mapping[str, Any] | None = None,
 ) -> dict[str, Any]:
-    """Assemble a document, dropping unset (None) run and environment fields, and validate it."""
+    """Assemble and validate a document; summarise the largest sample lists if over the limit.
+
+    Unset (None) run and environment fields are dropped. A document that serialises to more
+    than MAX_BODY_BYTES keeps fewer samples per metric (see `summarise.fit`).
+    """
     doc: dict[str, Any] = {"schema": SCHEMA, "system": system}
     doc["run"] = {k: v for k, v in (run or {}).items() if v is not None}
     doc["environment"] = {k: v for k, v in (environment or {}).items() if v is not None}
     if configuration:
         doc["configuration"] = dict(configuration)
     doc["results"] = results
-    return validate(doc)
+    validate(doc)
+    try:
+        notes = fit(doc, MAX_BODY_BYTES)
+    except TooLarge as exc:
+        raise DocumentError("$", str(exc)) from None
+    for note in notes:
+        log.warning("benchdash: %s", note)
+    return doc
 
 
 def validate(doc: Any) -> dict[str, Any]:

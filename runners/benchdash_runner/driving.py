@@ -72,6 +72,11 @@ class Driver:
         """The system's source folder (the manifest's `source`)."""
         return self.root / str(self.manifest["source"])
 
+    @property
+    def repetitions(self) -> int:
+        """The profile's `repetitions` (1 when the manifest does not say)."""
+        return int(self.profile.get("repetitions", 1))
+
     # -- phases and progress ---------------------------------------------------------------
 
     def phase(self, name: str) -> None:
@@ -127,6 +132,11 @@ class Driver:
         code = child.wait()
         self._children.remove(child)
         return code, "\n".join(lines)
+
+    def output(self, cmd: Sequence[str], *, cwd: Path | None = None) -> str | None:
+        """The trimmed output of a quick query (`go env GOVERSION`), or None if it fails."""
+        code, text = self.run(cmd, cwd=cwd, echo=False)
+        return text.strip() or None if code == 0 else None
 
     def check(self, cmd: Sequence[str], **kwargs: Any) -> str:
         """Run `cmd`; exit the driver with a message naming it when it fails."""

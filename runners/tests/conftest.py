@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gzip
 import json
 import threading
 from collections.abc import Iterator
@@ -22,6 +23,15 @@ def testdata() -> Path:
 
 
 @pytest.fixture
+def rounds_200k(tmp_path: Path) -> Path:
+    """pytest-benchmark's real JSON with a benchmark of 200,000 rounds (8.6 MB, kept gzipped)."""
+    out = tmp_path / "rounds_200k.json"
+    packed = TESTDATA / "pytest-benchmark/rounds_200k.json.gz"
+    out.write_bytes(gzip.decompress(packed.read_bytes()))
+    return out
+
+
+@pytest.fixture
 def fake_api() -> Iterator[FakeApi]:
     """A real HTTP server on 127.0.0.1 (ephemeral port) standing in for POST /api/v1/results."""
     api = FakeApi(url="")
@@ -30,8 +40,23 @@ def fake_api() -> Iterator[FakeApi]:
         def do_POST(self) -> None:
             length = int(self.headers.get("Content-Length", "0"))
             raw = self.rfile.read(length)
-            doc = json.loads(raw)
-            api.requests.append({"path": self.path, "headers": dict(self.headers), "doc": doc})
+            encoding = self.headers.get("Content-Encoding")
+            if encoding == "gzip" and api.refuse_gzip:
+                self.send_response(415)
+                self.send_header("Content-Length", "0")
+                self.end_headers()
+                return
+            body = gzip.decompress(raw) if encoding == "gzip" else raw
+            doc = json.loads(body)
+            api.requests.append(
+                {
+                    "path": self.path,
+                    "headers": dict(self.headers),
+                    "doc": doc,
+                    "sent_bytes": len(raw),
+                    "body_bytes": len(body),
+                }
+            )
             reply = api.answer(doc)
             payload = json.dumps(reply.body).encode()
             self.send_response(reply.status)

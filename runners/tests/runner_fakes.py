@@ -25,6 +25,7 @@ class FakeApi:
     verdicts: list[dict[str, Any]] = field(default_factory=list)
     requests: list[dict[str, Any]] = field(default_factory=list)
     seen_ids: dict[str, int] = field(default_factory=dict)
+    refuse_gzip: bool = False  # answer 415 to gzip bodies, as a server without gzip support
 
     def answer(self, doc: dict[str, Any]) -> Reply:
         ext = doc["run"]["external_id"]

@@ -256,3 +256,30 @@ def test_too_many_benchmarks_posts_nothing(
     assert cli.main([*ARGS[:4], "gobench", *ARGS[5:], str(big)]) == 1
     assert fake_api.requests == []
     assert "results: 5001 benchmarks, more than 5000" in capsys.readouterr().err
+
+
+PYTEST_ARGS = [a if a != "wrk" else "pytest-benchmark" for a in ARGS]
+
+
+def test_200k_rounds_upload_gzipped_within_the_limit(
+    env: pytest.MonkeyPatch, fake_api: FakeApi, rounds_200k: Path
+) -> None:
+    assert rounds_200k.stat().st_size > 8_000_000  # the tool's own file, as CI has it
+    assert cli.main([*PYTEST_ARGS, str(rounds_200k)]) == 0
+    (req,) = fake_api.requests
+    assert req["headers"]["Content-Encoding"] == "gzip"
+    assert req["body_bytes"] <= 5 << 20 and req["sent_bytes"] < req["body_bytes"] / 2
+    digest, sort = req["doc"]["results"]
+    assert len(digest["metrics"][0]["samples"]) == 10_000 and digest["metrics"][0]["value"] > 0
+    assert len(sort["metrics"][0]["samples"]) == 90
+
+
+def test_small_bodies_go_plain_and_gzip_refusal_falls_back(
+    env: pytest.MonkeyPatch, fake_api: FakeApi, testdata: Path, rounds_200k: Path
+) -> None:
+    assert cli.main([*ARGS, str(testdata / "wrk/rounds.txt")]) == 0
+    assert "Content-Encoding" not in fake_api.requests[0]["headers"]
+    fake_api.refuse_gzip = True  # a server that predates gzip bodies answers 415
+    assert cli.main([*PYTEST_ARGS, "--external-id", "big", str(rounds_200k)]) == 0
+    last = fake_api.requests[-1]
+    assert "Content-Encoding" not in last["headers"] and last["sent_bytes"] == last["body_bytes"]

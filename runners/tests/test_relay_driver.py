@@ -2,15 +2,16 @@
 
 from __future__ import annotations
 
-import importlib.machinery
 import importlib.util
 import json
 import shutil
+import tomllib
 from pathlib import Path
 from types import ModuleType
 
 import pytest
 
+from benchdash_runner import driving
 from benchdash_runner.adapters import AdapterError
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -18,11 +19,10 @@ CRITERION = ROOT / "testdata" / "criterion" / "relay"
 
 
 def _load_driver() -> ModuleType:
-    loader = importlib.machinery.SourceFileLoader("relay_driver", str(ROOT / "relay" / "driver"))
-    spec = importlib.util.spec_from_loader("relay_driver", loader)
-    assert spec is not None
+    spec = importlib.util.spec_from_file_location("relay_driver", ROOT / "relay" / "driver.py")
+    assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
-    loader.exec_module(module)
+    spec.loader.exec_module(module)
     return module
 
 
@@ -82,8 +82,15 @@ def test_openssl_ratio_is_attached_to_the_matching_size() -> None:
     ratio = results[0]["metrics"][-1]
     assert (ratio["name"], ratio["unit"]) == ("openssl_ratio", "ratio")
     assert ratio["value"] == pytest.approx(0.5)
-    refs = [r["parameters"] for r in results if r["benchmark"] == "openssl_aes_256_cbc"]
-    assert refs == [{"input": 10, "operation": "encrypt"}, {"input": 10, "operation": "decrypt"}]
+    refs = [r for r in results if r["benchmark"] == "openssl_aes_256_cbc"]
+    assert [r["parameters"] for r in refs] == [
+        {"input": 10, "operation": "encrypt"},
+        {"input": 10, "operation": "decrypt"},
+    ]
+    # The reference's metric is the one the manifest declares for byte rates.
+    assert [(m["name"], m["unit"]) for m in refs[0]["metrics"]] == [("throughput_bytes", "bytes/s")]
+    manifest = tomllib.loads((ROOT / "relay" / "runner.toml").read_text())
+    driving.check_against_manifest(results, manifest)
 
 
 def test_broken_samples_are_rejected(tmp_path: Path) -> None:
@@ -95,18 +102,19 @@ def test_broken_samples_are_rejected(tmp_path: Path) -> None:
         driver.read_criterion_dir(tmp_path)
 
 
-SCENARIOS = ["encryption/10", "encryption/100", "simple_serialize", "openssl_reference"]
-
-
-def test_benchmark_selection() -> None:
-    assert driver.select(SCENARIOS, None) == SCENARIOS
-    assert driver.select(SCENARIOS, "encryption,openssl_reference") == [
+def test_benchmark_selection_by_id_group_and_reference() -> None:
+    manifest = tomllib.loads((ROOT / "relay" / "runner.toml").read_text())
+    scenarios = manifest["profiles"]["quick"]["scenarios"]
+    assert driving.select(scenarios, "encryption,openssl_reference") == [
         "encryption/10",
         "encryption/100",
+        "encryption/1000",
+        "encryption/10000",
         "openssl_reference",
     ]
-    with pytest.raises(SystemExit):
-        driver.select(SCENARIOS, "encryption/1")
+    assert driving.select(scenarios, "simple_serialize") == ["simple_serialize"]
+    with pytest.raises(SystemExit, match=r"unknown benchmarks: encryption/1 "):
+        driving.select(scenarios, "encryption/1")
 
 
 @pytest.mark.parametrize(

@@ -2,6 +2,7 @@ package cachex
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"runtime/debug"
@@ -13,7 +14,7 @@ import (
 )
 
 // Client is a read-through cache over a backend Cache and an Upstream.
-// It is safe for concurrent use.
+// It is safe for concurrent use. Close it before closing its backends.
 type Client[T any] struct {
 	backend  Cache[Entry[T]]
 	upstream Upstream[T]
@@ -24,6 +25,15 @@ type Client[T any] struct {
 	group      singleflight.Group
 	refreshing sync.Map // key -> struct{}: keys with a background refresh under way
 	refreshes  sync.WaitGroup
+
+	// Lifetime: every call and every goroutine the client starts enters
+	// before it touches a cache; Close refuses new entries and waits for the
+	// ones under way, so nothing touches a backend once Close has returned.
+	life   context.Context // cancelled by Close: upstream calls under way stop
+	stop   context.CancelFunc
+	mu     sync.RWMutex // guards closed against concurrent entries
+	closed bool
+	work   sync.WaitGroup
 }
 
 // NewClient returns a Client that caches upstream values in backend.
@@ -33,6 +43,7 @@ func NewClient[T any](backend Cache[Entry[T]], upstream Upstream[T], opts ...Opt
 		opt(&cfg)
 	}
 	c := &Client[T]{backend: backend, upstream: upstream, cfg: cfg}
+	c.life, c.stop = context.WithCancel(context.Background())
 	if cfg.notFound != nil {
 		c.notFound = cfg.notFound.(Cache[time.Time])
 	}
@@ -48,10 +59,40 @@ func NewClient[T any](backend Cache[Entry[T]], upstream Upstream[T], opts ...Opt
 // DoubleCheck reports whether flights re-read the caches before calling the upstream.
 func (c *Client[T]) DoubleCheck() bool { return c.dcheck }
 
+// Close stops the client and waits until nothing of it touches a cache any
+// more: later calls return ErrClosed, no background refresh starts, upstream
+// calls under way are cancelled, and Close returns once every Get, Set, Del,
+// flight and refresh under way has finished. The backends may be closed after
+// it returns. Close may be called more than once and from several goroutines.
+func (c *Client[T]) Close() error {
+	c.mu.Lock()
+	c.closed = true
+	c.mu.Unlock()
+	c.stop()
+	c.work.Wait()
+	return nil
+}
+
+// enter registers one unit of work, or reports false once the client is closed.
+func (c *Client[T]) enter() bool {
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	if c.closed {
+		return false
+	}
+	c.work.Add(1)
+	return true
+}
+
 // Get returns the value for key, from the cache when it is usable and from
-// the upstream otherwise. Keys the upstream does not know yield a *NotFoundError.
+// the upstream otherwise. Keys the upstream does not know yield a *NotFoundError;
+// a closed client yields ErrClosed.
 func (c *Client[T]) Get(ctx context.Context, key string) (T, error) {
 	var zero T
+	if !c.enter() {
+		return zero, ErrClosed
+	}
+	defer c.work.Done()
 	now := c.cfg.now()
 	e, err := c.backend.Get(ctx, key)
 	switch {
@@ -91,6 +132,10 @@ func (c *Client[T]) Get(ctx context.Context, key string) (T, error) {
 
 // Set stores value for key as freshly fetched and forgets any not-found marker.
 func (c *Client[T]) Set(ctx context.Context, key string, value T) error {
+	if !c.enter() {
+		return ErrClosed
+	}
+	defer c.work.Done()
 	if c.notFound != nil {
 		if err := c.notFound.Del(ctx, key); err != nil {
 			return err
@@ -101,6 +146,10 @@ func (c *Client[T]) Set(ctx context.Context, key string, value T) error {
 
 // Del removes key and its not-found marker, so the next Get fetches it.
 func (c *Client[T]) Del(ctx context.Context, key string) error {
+	if !c.enter() {
+		return ErrClosed
+	}
+	defer c.work.Done()
 	if c.notFound != nil {
 		if err := c.notFound.Del(ctx, key); err != nil {
 			return err
@@ -113,13 +162,19 @@ func (c *Client[T]) Del(ctx context.Context, key string) error {
 // Call it after the Gets that may start refreshes have returned.
 func (c *Client[T]) Wait() { c.refreshes.Wait() }
 
-// refresh starts a background fetch of key unless one is already running.
+// refresh starts a background fetch of key unless one is already running or
+// the client is closed.
 func (c *Client[T]) refresh(ctx context.Context, key string) {
+	if !c.enter() {
+		return
+	}
 	if _, busy := c.refreshing.LoadOrStore(key, struct{}{}); busy {
+		c.work.Done()
 		return
 	}
 	c.refreshes.Add(1)
 	go func() {
+		defer c.work.Done()
 		defer c.refreshes.Done()
 		defer c.refreshing.Delete(key)
 		_, err := c.fetch(context.WithoutCancel(ctx), key)
@@ -135,12 +190,17 @@ type flightResult[T any] struct{ v T }
 func (c *Client[T]) fetch(ctx context.Context, key string) (T, error) {
 	var zero T
 	if !c.cfg.singleflight {
-		fctx, cancel := context.WithTimeout(ctx, c.cfg.fetchTimeout)
+		fctx, cancel := c.fetchContext(ctx)
 		defer cancel()
 		return c.load(fctx, key)
 	}
 	ch := c.group.DoChan(c.slot(key), func() (any, error) {
-		fctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), c.cfg.fetchTimeout)
+		// The flight runs in its own goroutine and may outlive its callers.
+		if !c.enter() {
+			return nil, ErrClosed
+		}
+		defer c.work.Done()
+		fctx, cancel := c.fetchContext(context.WithoutCancel(ctx))
 		defer cancel()
 		v, err := c.load(fctx, key)
 		return flightResult[T]{v}, err
@@ -154,6 +214,14 @@ func (c *Client[T]) fetch(ctx context.Context, key string) (T, error) {
 	case <-ctx.Done():
 		return zero, ctx.Err()
 	}
+}
+
+// fetchContext bounds an upstream call by the fetch timeout and ends it when
+// the client is closed.
+func (c *Client[T]) fetchContext(parent context.Context) (context.Context, context.CancelFunc) {
+	ctx, cancel := context.WithTimeout(parent, c.cfg.fetchTimeout)
+	detach := context.AfterFunc(c.life, cancel)
+	return ctx, func() { detach(); cancel() }
 }
 
 // slot names the flight for key; with fetch concurrency n > 1 callers are
@@ -181,6 +249,9 @@ func (c *Client[T]) load(ctx context.Context, key string) (T, error) {
 		}
 	}
 	v, err := c.callUpstream(ctx, key)
+	if err != nil && c.life.Err() != nil && errors.Is(ctx.Err(), context.Canceled) {
+		return zero, ErrClosed // cut off by Close: say so, whatever the upstream made of it
+	}
 	now := c.cfg.now()
 	switch {
 	case err == nil:

@@ -22,4 +22,8 @@
 // timestamps with their own TTLs; such answers come back as a
 // [*NotFoundError] that says whether it was served from the cache and in which
 // state.
+//
+// [Client.Close] refuses new calls with [ErrClosed], cancels the upstream
+// calls under way and waits for every flight and background refresh, so the
+// backends can be closed safely once it returns.
 package cachex

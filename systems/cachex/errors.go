@@ -56,3 +56,7 @@ type PanicError struct {
 func (e *PanicError) Error() string {
 	return fmt.Sprintf("cachex: upstream panicked fetching %q: %v", e.Key, e.Value)
 }
+
+// ErrClosed is returned by a Client's methods after Close, and to callers
+// whose fetch Close cut off.
+var ErrClosed = errors.New("cachex: client is closed")

@@ -37,7 +37,9 @@ type fakeUpstream struct {
 	mu      sync.Mutex
 	values  map[string]string
 	calls   atomic.Int64
+	active  atomic.Int64  // calls under way
 	gate    chan struct{} // when non-nil, calls wait for it to close
+	deaf    bool          // when true, calls held at the gate ignore cancellation
 	entered chan struct{} // when non-nil, receives one token per call
 }
 
@@ -63,13 +65,19 @@ func (u *fakeUpstream) remove(key string) {
 
 func (u *fakeUpstream) Get(ctx context.Context, key string) (string, error) {
 	u.calls.Add(1)
+	u.active.Add(1)
+	defer u.active.Add(-1)
 	if u.entered != nil {
 		u.entered <- struct{}{}
 	}
 	if u.gate != nil {
+		cancelled := ctx.Done()
+		if u.deaf {
+			cancelled = nil
+		}
 		select {
 		case <-u.gate:
-		case <-ctx.Done():
+		case <-cancelled:
 			return "", ctx.Err()
 		}
 	}

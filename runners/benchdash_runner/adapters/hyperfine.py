@@ -1,7 +1,8 @@
 """`hyperfine`: the file written by `hyperfine --export-json FILE`.
 
 Each result's `times` (seconds) become samples of `time` in ms (without `times`, the median
-is the value); mean user and system CPU time are added as value-only metrics. With
+is the value; past KEPT_SAMPLES runs, the samples are spread by rank and hyperfine's median
+of all runs is the value); mean user and system CPU time are added as value-only metrics. With
 `--parameter-scan`/`-L`, the parameters are kept.
 """
 
@@ -12,6 +13,7 @@ from typing import Any
 
 from benchdash_runner.adapters._base import LOWER, AdapterError, Result, load_json, number, scalar
 from benchdash_runner.document import metric
+from benchdash_runner.summarise import KEPT_SAMPLES
 
 _MS = 1e3
 
@@ -35,7 +37,10 @@ def _one(path: Path, i: int, entry: Any) -> Result:
     times = entry.get("times")
     if isinstance(times, list) and times:
         samples = [number(path, t, f"{where}.times[{k}]") * _MS for k, t in enumerate(times)]
-        time_metric = metric("time", "ms", LOWER, samples=samples)
+        value = None
+        if len(samples) > KEPT_SAMPLES and "median" in entry:
+            value = number(path, entry["median"], f"{where}.median") * _MS
+        time_metric = metric("time", "ms", LOWER, value=value, samples=samples)
     else:
         key = "median" if "median" in entry else "mean"
         value = number(path, entry.get(key), f"{where}.{key}") * _MS

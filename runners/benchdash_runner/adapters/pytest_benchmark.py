@@ -3,7 +3,9 @@
 The benchmark is the test's node id without its `[param]` suffix; the test's `params`
 become parameters. Times are seconds in the file and ns here; `stats.data` (one value per
 round, already divided by the iterations) become samples when present; without them the
-median is the value.
+median is the value. Past KEPT_SAMPLES rounds (a cheap function timed 200,000 times), the
+samples are that many rounds spread by rank (`summarise.spread`: minimum, maximum and
+quantiles kept) and the value is the tool's own median of all rounds.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ from typing import Any
 
 from benchdash_runner.adapters._base import LOWER, AdapterError, Result, load_json, number
 from benchdash_runner.document import metric
+from benchdash_runner.summarise import KEPT_SAMPLES
 
 _NS = 1e9
 
@@ -47,7 +50,10 @@ def _one(path: Path, i: int, bench: Any) -> Result:
     data = stats.get("data")
     if isinstance(data, list) and data:
         samples = [number(path, x, f"{where}.data[{k}]") * _NS for k, x in enumerate(data)]
-        time = metric("time", "ns", LOWER, samples=samples)
+        value = None
+        if len(samples) > KEPT_SAMPLES and "median" in stats:
+            value = number(path, stats["median"], f"{where}.median") * _NS
+        time = metric("time", "ns", LOWER, value=value, samples=samples)
     else:
         key = "median" if "median" in stats else "mean"
         time = metric(

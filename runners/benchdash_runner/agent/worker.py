@@ -1,12 +1,22 @@
-"""`benchdash-runner --system S`: register the manifest, then work the system's queue."""
+"""`benchdash-runner --system S`: register the manifest, then work the system's queue.
+
+The worker survives its database: when PostgreSQL restarts (or the network drops), procrastinate
+stops its worker; the agent then opens a new connection pool and starts a new worker, after a
+backoff that grows from 1 s to 30 s while the database stays away. Only SIGINT or SIGTERM end
+the agent (a second one ends it at once, without waiting for the running benchmark).
+"""
 
 from __future__ import annotations
 
 import argparse
+import asyncio
+import contextlib
 import logging
 import os
+import signal
 import socket
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -17,6 +27,7 @@ from benchdash_runner.agent.execute import AgentSettings, execute
 from benchdash_runner.agent.manifest import Manifest, ManifestError, load
 
 RUN_TASK = "benchdash.run"
+FIRST_BACKOFF_S, MAX_BACKOFF_S = 1.0, 30.0
 log = logging.getLogger("benchdash.runner")
 
 
@@ -30,6 +41,8 @@ def libpq_url(url: str) -> str:
 
 def build_app(manifest: Manifest, api: AgentApi, settings: AgentSettings) -> App:
     """A procrastinate app with the run task on `system.<slug>` and the manifest's schedule."""
+    # procrastinate's pool checks each connection before use, so connections that a database
+    # restart broke are replaced; what it cannot hide (the LISTEN connection) stops the worker.
     app = App(connector=PsycopgConnector(conninfo=settings.database_url))
     queue = f"system.{manifest.system}"
 
@@ -103,12 +116,79 @@ def main(argv: list[str] | None = None) -> int:
         settings.host_id,
         args.system,
     )
-    app = build_app(manifest, api, settings)
     try:
-        app.run_worker(queues=[f"system.{args.system}"], concurrency=1, name=settings.name)
+        asyncio.run(serve(lambda: build_app(manifest, api, settings), settings.name, args.system))
     finally:
         api.close()
     return 0
+
+
+async def serve(make_app: Callable[[], App], name: str, system: str) -> None:
+    """Run a worker on the system's queue until a signal; restart it when it dies."""
+    loop = asyncio.get_running_loop()
+    stopping = asyncio.Event()
+
+    def on_signal() -> None:
+        log.info("stopping: the running benchmark, if any, finishes first (signal again to quit)")
+        stopping.set()
+        for sig in (signal.SIGINT, signal.SIGTERM):  # a second signal ends the agent at once
+            loop.remove_signal_handler(sig)
+            signal.signal(sig, signal.SIG_DFL)
+
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        loop.add_signal_handler(sig, on_signal)
+    delay = FIRST_BACKOFF_S
+    while not stopping.is_set():
+        started = loop.time()
+        try:
+            if await _work(make_app(), name, system, stopping):
+                return
+            log.warning("worker stopped (database connection lost?)")
+        except Exception as exc:  # the database is down or went away: try again later
+            reason = str(exc.__cause__ or exc).strip().splitlines()
+            log.warning("worker failed: %s: %s", type(exc).__name__, reason[0] if reason else "")
+        if loop.time() - started > 2 * MAX_BACKOFF_S:
+            delay = FIRST_BACKOFF_S  # it had been working: start again quickly
+        log.info("restarting the worker in %.0f s", delay)
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(stopping.wait(), delay)
+        delay = min(delay * 2, MAX_BACKOFF_S)
+
+
+async def _work(app: App, name: str, system: str, stopping: asyncio.Event) -> bool:
+    """One worker's life; True when it ended because the agent is stopping."""
+    stop = asyncio.create_task(stopping.wait())
+    opening = asyncio.create_task(_open(app))  # waits for the database (up to 30 s)
+    try:
+        await asyncio.wait({opening, stop}, return_when=asyncio.FIRST_COMPLETED)
+        if stop.done():
+            opening.cancel()
+            return True
+        opening.result()  # raises when the database cannot be reached
+        worker = asyncio.create_task(
+            app.run_worker_async(
+                queues=[f"system.{system}"],
+                concurrency=1,
+                name=name,
+                install_signal_handlers=False,
+            )
+        )
+        await asyncio.wait({worker, stop}, return_when=asyncio.FIRST_COMPLETED)
+        if stop.done():
+            worker.cancel()  # procrastinate stops gracefully: the running job finishes
+            with contextlib.suppress(asyncio.CancelledError):
+                await worker
+            return True
+        worker.result()  # raises what stopped it
+        return False
+    finally:
+        stop.cancel()
+        with contextlib.suppress(Exception, asyncio.CancelledError):
+            await app.close_async()
+
+
+async def _open(app: App) -> None:
+    await app.open_async()
 
 
 def _jsonable(raw: dict[str, Any]) -> dict[str, Any]:

@@ -4,6 +4,7 @@ from pathlib import Path
 import pytest
 
 from benchdash_runner.adapters import AdapterError, pytest_benchmark
+from benchdash_runner.summarise import KEPT_SAMPLES
 
 
 def test_each_test_with_rounds_as_samples_in_ns(testdata: Path) -> None:
@@ -50,3 +51,24 @@ def test_not_a_number_named(testdata: Path, tmp_path: Path) -> None:
         AdapterError, match=r"test_sha256\[4096\]\)\.stats\.data\[3\] must be a number"
     ):
         pytest_benchmark.parse([f])
+
+
+def test_200k_rounds_keep_the_tools_median_and_a_spread_of_rounds(rounds_200k: Path) -> None:
+    stats = {b["name"]: b["stats"] for b in json.loads(rounds_200k.read_text())["benchmarks"]}
+    assert stats["test_digest_64"]["rounds"] == len(stats["test_digest_64"]["data"]) == 200_000
+    digest, sort = pytest_benchmark.parse([rounds_200k])
+    (time,) = digest["metrics"]
+    assert len(time["samples"]) == KEPT_SAMPLES
+    assert time["value"] == pytest.approx(stats["test_digest_64"]["median"] * 1e9)
+    # Spread by rank: the extremes and the quartiles of all 200,000 rounds survive.
+    kept = sorted(time["samples"])
+    assert kept[0] == pytest.approx(stats["test_digest_64"]["min"] * 1e9)
+    assert kept[-1] == pytest.approx(stats["test_digest_64"]["max"] * 1e9)
+    for q, key in ((0.25, "q1"), (0.5, "median"), (0.75, "q3")):
+        assert kept[round(q * (KEPT_SAMPLES - 1))] == pytest.approx(
+            stats["test_digest_64"][key] * 1e9, rel=0.01
+        )
+    # A benchmark with few rounds is sent whole, its value left to the server.
+    (sort_time,) = sort["metrics"]
+    assert len(sort_time["samples"]) == stats["test_sort_1000"]["rounds"] == 90
+    assert "value" not in sort_time

@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"fmt"
+	"sync"
 	"time"
 
 	"github.com/dgraph-io/ristretto/v2"
@@ -22,10 +23,14 @@ type RistrettoConfig struct {
 }
 
 // Ristretto is a bounded in-memory cache built on ristretto v2.
-// Set and Del wait until the write is visible to Get.
+// Set and Del wait until the write is visible to Get. After Close every call
+// returns cachex.ErrClosed (ristretto itself panics when used while it closes).
 type Ristretto[T any] struct {
 	c   *ristretto.Cache[string, T]
 	ttl time.Duration
+
+	mu     sync.RWMutex // held shared by calls, exclusively by Close
+	closed bool
 }
 
 var _ cachex.Cache[int] = (*Ristretto[int])(nil)
@@ -51,6 +56,12 @@ func NewRistretto[T any](cfg RistrettoConfig) (*Ristretto[T], error) {
 
 // Get returns the value for key or a not-found error.
 func (r *Ristretto[T]) Get(_ context.Context, key string) (T, error) {
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	if r.closed {
+		var zero T
+		return zero, cachex.ErrClosed
+	}
 	v, ok := r.c.Get(key)
 	if !ok {
 		return v, cachex.ErrNotFound(key)
@@ -61,6 +72,11 @@ func (r *Ristretto[T]) Get(_ context.Context, key string) (T, error) {
 // Set stores value under key. Ristretto may refuse an item (admission policy
 // or a full write buffer); that is a cache decision, not an error.
 func (r *Ristretto[T]) Set(_ context.Context, key string, value T) error {
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	if r.closed {
+		return cachex.ErrClosed
+	}
 	r.c.SetWithTTL(key, value, 1, r.ttl)
 	r.c.Wait()
 	return nil
@@ -68,10 +84,23 @@ func (r *Ristretto[T]) Set(_ context.Context, key string, value T) error {
 
 // Del removes key.
 func (r *Ristretto[T]) Del(_ context.Context, key string) error {
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	if r.closed {
+		return cachex.ErrClosed
+	}
 	r.c.Del(key)
 	r.c.Wait()
 	return nil
 }
 
-// Close stops the cache's background goroutines.
-func (r *Ristretto[T]) Close() { r.c.Close() }
+// Close waits for the calls under way, then stops the cache's background
+// goroutines. Calling it again does nothing.
+func (r *Ristretto[T]) Close() {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if !r.closed {
+		r.closed = true
+		r.c.Close()
+	}
+}

@@ -2,6 +2,9 @@ package store_test
 
 import (
 	"context"
+	"errors"
+	"strconv"
+	"sync"
 	"testing"
 	"time"
 
@@ -100,5 +103,39 @@ func TestClientOverRistretto(t *testing.T) {
 	}
 	if calls != 2 {
 		t.Fatalf("upstream calls = %d, want 2", calls)
+	}
+}
+
+func TestRistrettoAfterClose(t *testing.T) {
+	r, err := store.NewRistretto[string](store.RistrettoConfig{MaxItems: 1000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	var wg sync.WaitGroup
+	for w := range 8 { // writers racing with Close must not panic inside ristretto
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := 0; ; i++ {
+				key := strconv.Itoa(w*1_000_000 + i)
+				if err := r.Set(ctx, key, "v"); errors.Is(err, cachex.ErrClosed) {
+					return
+				} else if err != nil {
+					t.Error(err)
+					return
+				}
+			}
+		}()
+	}
+	time.Sleep(5 * time.Millisecond)
+	r.Close()
+	r.Close()
+	wg.Wait()
+	if _, err := r.Get(ctx, "0"); !errors.Is(err, cachex.ErrClosed) {
+		t.Fatalf("Get after Close: %v", err)
+	}
+	if err := r.Del(ctx, "0"); !errors.Is(err, cachex.ErrClosed) {
+		t.Fatalf("Del after Close: %v", err)
 	}
 }

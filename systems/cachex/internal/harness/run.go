@@ -123,7 +123,14 @@ func build(cfg RunConfig, db *mockdb.DB) (getter, func(), error) {
 		_, err := client.Get(ctx, id)
 		return err
 	}
-	return get, func() { data.Close(); nf.Close() }, nil
+	// The client first: Close waits for its flights and background refreshes,
+	// which may still write to the stores after the last worker returned.
+	cleanup := func() {
+		_ = client.Close()
+		data.Close()
+		nf.Close()
+	}
+	return get, cleanup, nil
 }
 
 // worker is one closed-loop client; it owns its counters and histogram.

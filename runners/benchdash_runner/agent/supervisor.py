@@ -1,0 +1,189 @@
+"""The driver as a child of the agent: its output relayed, its cancel and time limit obeyed."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import queue
+import re
+import signal
+import subprocess
+import sys
+import threading
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from benchdash_runner.agent.api import AgentApi, ApiError
+from benchdash_runner.agent.hostlock import HostLock
+
+PROGRESS = re.compile(r"^##benchdash progress (\d+)/(\d+)(?: (.*))?$")
+PHASE = re.compile(r"^##benchdash phase (\w+)\s*$")
+MAX_BATCH = 300
+
+
+@dataclass
+class AgentSettings:
+    """How this agent works: where, as whom, how often it reports."""
+
+    repo: Path
+    workdir: Path
+    host_id: str
+    name: str
+    database_url: str
+    heartbeat_s: float = 2.0
+    kill_grace_s: float = 2.0
+    lock_poll_s: float = 1.0
+
+
+@dataclass
+class Progress:
+    """The driver's progress lines turned into percent and ETA."""
+
+    started: float = field(default_factory=time.monotonic)
+
+    def parse(self, done: int, total: int, scenario: str | None) -> dict[str, Any]:
+        """Scenario `done` of `total` starts (or `total/total` = finished)."""
+        finished = done >= total and (scenario or "").strip() == "done"
+        completed = total if finished else max(done - 1, 0)
+        fraction = completed / total if total else 0.0
+        elapsed = time.monotonic() - self.started
+        eta = (
+            elapsed * (1 - fraction) / fraction if 0 < fraction < 1 else (0.0 if finished else None)
+        )
+        return {
+            "done": completed,
+            "total": total,
+            "scenario": None if finished else scenario,
+            "percent": round(100 * fraction, 1),
+            "eta_s": None if eta is None else round(eta, 1),
+        }
+
+
+class Supervisor:
+    """Runs the driver, relays its output and obeys cancel and the time limit."""
+
+    def __init__(
+        self, api: AgentApi, run_id: int, settings: AgentSettings, lock: HostLock | None = None
+    ) -> None:
+        self.api = api
+        self.run_id = run_id
+        self.settings = settings
+        self.lock = lock
+        self.outcome: str | None = None  # "cancelled" | "timed_out" when we killed it
+        self._lock_held = True
+
+    def _reader(self, stream: Any, lines: queue.Queue[str | None]) -> None:
+        for raw in stream:
+            lines.put(raw.rstrip("\n"))
+        lines.put(None)
+
+    def run(self, argv: list[str], cwd: Path, env: dict[str, str], limit_s: float) -> int:
+        """Run to the end (or the kill); returns the exit code."""
+        proc = subprocess.Popen(
+            argv,
+            cwd=cwd,
+            env=env,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+            bufsize=1,
+            start_new_session=True,
+            preexec_fn=_die_with_parent,
+        )
+        lines: queue.Queue[str | None] = queue.Queue()
+        threading.Thread(target=self._reader, args=(proc.stdout, lines), daemon=True).start()
+        deadline = time.monotonic() + limit_s
+        progress = Progress()
+        pending: list[str] = []
+        latest: dict[str, Any] | None = None
+        status: str | None = None
+        last_report = 0.0
+        kill_at: float | None = None
+        eof = False
+        while True:
+            try:
+                item = lines.get(timeout=0.25)
+                while True:
+                    if item is None:
+                        eof = True
+                        break
+                    phase, prog = PHASE.match(item), PROGRESS.match(item)
+                    if phase and phase.group(1) == "running":
+                        status, progress = "running", Progress()
+                    elif prog:
+                        latest = progress.parse(int(prog[1]), int(prog[2]), prog[3])
+                        status = status or "running"
+                    elif not phase:
+                        pending.append(item)
+                    item = lines.get_nowait()
+            except queue.Empty:
+                pass
+            now = time.monotonic()
+            if (
+                status
+                or len(pending) >= MAX_BATCH
+                or now - last_report >= self.settings.heartbeat_s
+            ):
+                self._check_lock(pending)
+                try:
+                    ack = self.api.report(
+                        self.run_id,
+                        status=status,
+                        progress=latest,
+                        lines=pending[: MAX_BATCH * 4],
+                        agent=self.settings.name,
+                    )
+                    pending, latest, status, last_report = [], None, None, now
+                    if ack.cancel_requested and kill_at is None:
+                        self.outcome, kill_at = "cancelled", self._kill(proc, signal.SIGTERM)
+                except ApiError as exc:  # the API may be restarting: keep going, retry soon
+                    print(f"report failed: {exc}", file=sys.stderr)
+                    last_report = now
+            if kill_at is None and now > deadline:
+                self.outcome, kill_at = "timed_out", self._kill(proc, signal.SIGTERM)
+            if (
+                kill_at is not None
+                and proc.poll() is None
+                and now - kill_at > self.settings.kill_grace_s
+            ):
+                self._kill(proc, signal.SIGKILL)
+            if eof and proc.poll() is not None:
+                break
+        if pending or latest:
+            self._safe_report(lines=pending, progress=latest)
+        return int(proc.returncode)
+
+    def _check_lock(self, pending: list[str]) -> None:
+        """Keep the host lock through a database restart; say in the log when it was lost."""
+        if self.lock is None:
+            return
+        held = self.lock.keep()
+        if held != self._lock_held:
+            pending.append(f"agent: host lock {'taken again' if held else 'lost (database away?)'}")
+            self._lock_held = held
+
+    def _kill(self, proc: subprocess.Popen[str], sig: int) -> float:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(proc.pid, sig)
+        return time.monotonic()
+
+    def _safe_report(self, **body: Any) -> None:
+        try:
+            self.api.report(self.run_id, agent=self.settings.name, **body)
+        except ApiError as exc:
+            print(f"report failed: {exc}", file=sys.stderr)
+
+
+def _die_with_parent() -> None:
+    """In the driver: ask Linux to SIGTERM it when the agent dies, however the agent dies.
+
+    SIGTERM rather than SIGKILL: the contract has drivers stop their whole process groups on
+    it (`driving` does), so a benchmark's own children go too, not only the driver.
+    """
+    if sys.platform.startswith("linux"):
+        import ctypes
+
+        pr_set_pdeathsig = 1
+        ctypes.CDLL("libc.so.6", use_errno=True).prctl(pr_set_pdeathsig, signal.SIGTERM)

@@ -1,0 +1,88 @@
+#!/usr/bin/env python3
+"""Bench driver of cachex: build the Go harness, run each scenario of a profile, emit benchdash/v1.
+
+    runners/cachex/driver.py --profile quick|standard|full --out DIR [--benchmarks a,b]
+
+The harness (`systems/cachex/cmd/cachex-bench`) runs every repetition of one scenario with its
+two same-run references (no cache; naive cache) and writes the scenario's metrics, one sample
+per repetition, as JSON under DIR/raw/; this driver turns them into the document.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from benchdash_runner import document, driving
+
+
+def pinned_modules(go_mod: Path) -> dict[str, str]:
+    """Direct dependencies and their versions from go.mod."""
+    pins: dict[str, str] = {}
+    for line in go_mod.read_text().splitlines():
+        parts = line.strip().split()
+        if len(parts) >= 2 and parts[1].startswith("v") and "// indirect" not in line:
+            pins[parts[0]] = parts[1]
+    return pins
+
+
+def scenario_result(report: dict[str, Any], where: Path) -> dict[str, Any]:
+    """The one scenario of a harness report as a benchdash result."""
+    try:
+        (scenario,) = report["scenarios"]
+        metrics = [
+            document.metric(m["name"], m["unit"], m["direction"], samples=m["samples"])
+            for m in scenario["metrics"]
+        ]
+        return {
+            "benchmark": scenario["benchmark"],
+            "parameters": scenario["parameters"],
+            "metrics": metrics,
+        }
+    except (KeyError, TypeError, ValueError) as exc:
+        raise SystemExit(
+            f"error: {where}: not a one-scenario cachex-bench report ({exc!r})"
+        ) from None
+
+
+def main() -> int:
+    """Build cachex-bench, run the selected scenarios, write DIR/result.json."""
+    drv, _ = driving.start(Path(__file__).with_name("runner.toml"))
+    binary, raw = drv.out / "cachex-bench", drv.out / "raw"
+    raw.mkdir(exist_ok=True)
+    drv.phase("building")
+    drv.build(["go", "build", "-trimpath", "-o", str(binary), "./cmd/cachex-bench"])
+    drv.phase("running")
+    results: list[dict[str, Any]] = []
+    report: dict[str, Any] = {}
+    for name in drv.scenarios:
+        drv.progress(name)
+        path = raw / f"{name}.json"
+        drv.check(
+            [str(binary), "-profile", drv.profile_name, "-scenarios", name, "-json", str(path)]
+        )
+        report = json.loads(path.read_text())
+        results.append(scenario_result(report, path))
+    drv.finish(
+        results,
+        compiler="go",
+        compiler_version=str(report.get("go_version", "")).removeprefix("go") or None,
+        configuration={
+            "module": "benchdash.dev/cachex",
+            "dependencies": pinned_modules(drv.system_dir / "go.mod"),
+            "build_flags": "-trimpath",
+            "backend": "ristretto",
+            "load": "paced" if report.get("think_time_ms") else "closed-loop",
+            "think_time_ms": report.get("think_time_ms", 0),
+            "repetitions": report.get("repetitions"),
+            "references": ["no-cache", "no-singleflight"] if report.get("references") else [],
+            "reference_duration_s": report.get("reference_duration_s"),
+        },
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

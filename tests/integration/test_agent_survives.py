@@ -1,0 +1,298 @@
+"""Agents that survive (issue 10): a PostgreSQL restart, and benchmarks that die with their agent.
+
+This module runs its own PostgreSQL (pgserver's binaries, in a temporary folder) so that it can
+restart it without disturbing the other tests, its own API on it, and agents working a small
+git repository holding this tree's `selftest` runner and a `survivor` runner whose driver (on
+`benchdash_runner.driving`) holds a server with a child of its own and a foreground tool.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import tempfile
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+
+import pgserver
+import psycopg
+import pytest
+
+from benchdash_runner.agent.hostlock import HostLock
+from tests.integration.agents import TERMINAL, get, post, wait_for
+from tests.integration.conftest import BIN, ROOT, SERVER, Api
+
+PG_BIN = Path(pgserver.__file__).parent / "pginstall" / "bin"
+HOST = "it-survive"
+SURVIVOR_DRIVER = """\
+#!/usr/bin/env python3
+import os, sys
+from pathlib import Path
+from benchdash_runner import driving
+
+drv, _ = driving.start(Path(__file__).with_name("runner.toml"))
+pids = Path(os.environ["SURVIVOR_PIDS"])
+(pids / str(os.getpid())).touch()
+sleeper = [sys.executable, str(Path(__file__).with_name("sleeper.py")), str(pids)]
+drv.phase("running")
+drv.progress("hold")
+with drv.background([*sleeper, "fork"]):
+    drv.run(sleeper)
+"""
+SLEEPER = """\
+import os, subprocess, sys, time
+if len(sys.argv) > 2:
+    subprocess.Popen([sys.executable, __file__, sys.argv[1]])
+open(os.path.join(sys.argv[1], str(os.getpid())), "w").close()
+time.sleep(600)
+"""
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+class Postgres:
+    """A PostgreSQL cluster of our own, run as pgserver's system user when we are root."""
+
+    def __init__(self) -> None:
+        self.dir = Path(tempfile.mkdtemp(prefix="bd-pg-"))  # short: the socket lives here
+        self.port = _free_port()
+        self.url = f"postgresql://postgres@127.0.0.1:{self.port}/postgres"
+        self.user = "pgserver" if os.geteuid() == 0 else None
+        if self.user:
+            from pgserver.utils import ensure_prefix_permissions, ensure_user_exists
+
+            ensure_user_exists(self.user)
+            ensure_prefix_permissions(PG_BIN)
+            shutil.chown(self.dir, self.user, self.user)
+        self._pg("initdb", "-D", str(self.dir / "data"), "-U", "postgres", "--auth=trust")
+
+    def _pg(self, tool: str, *args: str) -> None:
+        cmd = [str(PG_BIN / tool), *args]
+        if self.user:
+            cmd = ["runuser", "-u", self.user, "--", *cmd]
+        with (self.dir / "pg_ctl.log").open("a") as out:  # never a pipe: postgres inherits it
+            subprocess.run(cmd, check=True, stdout=out, stderr=out, timeout=120)
+
+    def start(self) -> None:
+        """Start the server and wait until it accepts connections."""
+        opts = f"-p {self.port} -k {self.dir} -c listen_addresses=127.0.0.1"
+        data, log = str(self.dir / "data"), str(self.dir / "server.log")
+        self._pg("pg_ctl", "-D", data, "-l", log, "-o", opts, "-w", "-t", "60", "start")
+
+    def stop(self, mode: str = "fast") -> None:
+        """Stop the server: every session ends, as in a real restart."""
+        self._pg("pg_ctl", "-D", str(self.dir / "data"), "-m", mode, "-w", "stop")
+
+    def restart(self, down_s: float = 3.0) -> None:
+        """Stop, stay away `down_s` seconds, start again."""
+        self.stop()
+        time.sleep(down_s)
+        self.start()
+
+
+@pytest.fixture(scope="module")
+def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Api, Postgres]]:
+    """Our PostgreSQL, migrated, and an API on it with an admin token."""
+    pg = Postgres()
+    api_proc = None
+    try:
+        pg.start()
+        env = {**os.environ, "DATABASE_URL": pg.url, "BENCHDASH_ADMIN_PASSWORD": "it-admin-pass"}
+        subprocess.run([SERVER, "migrate"], env=env, check=True, capture_output=True)
+        token = subprocess.run(
+            [SERVER, "token", "create", "--scope", "admin", "--name", "survive"],
+            env=env,
+            check=True,
+            capture_output=True,
+            text=True,
+        ).stdout.strip()
+        port = _free_port()
+        log = (tmp_path_factory.mktemp("api") / "api.log").open("w")
+        api_proc = subprocess.Popen(
+            [SERVER, "serve", "--no-migrate", "--host", "127.0.0.1", "--port", str(port)],
+            env=env,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+        )
+        api = Api(url=f"http://127.0.0.1:{port}", database_url=pg.url, token=token)
+        wait_for(lambda: _ready(api), 60, "the API")
+        yield api, pg
+    finally:
+        if api_proc is not None:
+            api_proc.terminate()
+            api_proc.wait(timeout=20)
+        with contextlib.suppress(subprocess.CalledProcessError):
+            pg.stop("immediate")
+        shutil.rmtree(pg.dir, ignore_errors=True)
+
+
+def _ready(api: Api) -> bool:
+    with contextlib.suppress(OSError), urllib.request.urlopen(api.url + "/readyz", timeout=2) as r:
+        return bool(r.status == 200)
+    return False
+
+
+@pytest.fixture(scope="module")
+def repo(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A git repository with this tree's selftest runner and the survivor runner."""
+    root = tmp_path_factory.mktemp("repo")
+    selftest = ROOT / "runners" / "selftest"
+    shutil.copytree(selftest, root / "runners" / "selftest", ignore=shutil.ignore_patterns("__*"))
+    survivor = root / "runners" / "survivor"
+    survivor.mkdir()
+    manifest = (selftest / "runner.toml").read_text().replace("selftest", "survivor")
+    (survivor / "runner.toml").write_text(manifest)
+    (survivor / "driver.py").write_text(SURVIVOR_DRIVER)
+    (survivor / "driver.py").chmod(0o755)
+    (survivor / "sleeper.py").write_text(SLEEPER)
+    git = ["git", "-C", str(root), "-c", "user.name=it", "-c", "user.email=it@localhost"]
+    for args in (["init", "-q"], ["add", "-A"], ["commit", "-qm", "agents that survive"]):
+        subprocess.run([*git, *args], check=True)
+    return root
+
+
+@contextlib.contextmanager
+def agent(
+    api: Api, repo: Path, tmp: Path, system: str, env: dict[str, str] | None = None
+) -> Iterator[tuple[subprocess.Popen[bytes], Path]]:
+    """One agent of `system` on host HOST; yields the process and its log file."""
+    log = tmp / f"agent-{system}.log"
+    cmd = [str(BIN / "benchdash-runner"), "--system", system, "--repo", str(repo)]
+    cmd += ["--api", api.url, "--token", api.token, "--database-url", api.database_url]
+    cmd += ["--workdir", str(tmp / f"work-{system}"), "--host-id", HOST]
+    with log.open("wb") as out:
+        proc = subprocess.Popen(
+            cmd,
+            env={**os.environ, "BENCHDASH_SELFTEST_S": "0.2", **(env or {})},
+            stdout=out,
+            stderr=subprocess.STDOUT,
+        )
+    try:
+        wait_for(lambda: workers_started(log) >= 1, 60, f"the {system} agent's worker")
+        yield proc, log
+    finally:
+        if proc.poll() is None:
+            proc.send_signal(signal.SIGTERM)
+        try:
+            proc.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+
+
+def workers_started(log: Path) -> int:
+    """How many times the agent's procrastinate worker started."""
+    return log.read_text(errors="replace").count("Starting worker")
+
+
+def trigger(api: Api, system: str) -> int:
+    """Queue a quick run of HEAD."""
+    return int(
+        post(api, "/api/v1/runs", {"system": system, "ref": "HEAD", "profile": "quick"})["id"]
+    )
+
+
+def finished(api: Api, run_id: int, timeout: float = 180) -> dict[str, object]:
+    """The run once it reached a final state."""
+    wait_for(lambda: get(api, f"/api/v1/runs/{run_id}")["status"] in TERMINAL, timeout, "the run")
+    run: dict[str, object] = get(api, f"/api/v1/runs/{run_id}")
+    return run
+
+
+def test_idle_agent_survives_a_long_outage_and_runs_the_next_run(
+    stack: tuple[Api, Postgres], repo: Path, tmp_path: Path
+) -> None:
+    api, pg = stack
+    with agent(api, repo, tmp_path, "selftest") as (proc, log):
+        # Longer than the 30 s procrastinate's pool waits for a connection: its worker stops,
+        # and the agent must start another once the database is back.
+        pg.restart(down_s=40)
+        wait_for(lambda: workers_started(log) >= 2, 120, "a new worker after the restart")
+        assert proc.poll() is None, log.read_text()
+        run = finished(api, trigger(api, "selftest"))
+        assert proc.poll() is None
+    assert run["status"] == "completed", run
+    assert len(run["measurements"]) == 3  # type: ignore[arg-type]
+    assert "restarting the worker" in log.read_text()
+
+
+def test_a_queued_run_completes_across_a_restart(
+    stack: tuple[Api, Postgres], repo: Path, tmp_path: Path
+) -> None:
+    api, pg = stack
+    with agent(api, repo, tmp_path, "selftest") as (proc, log):
+        # Another benchmark holds the host: the run stays queued, its agent waiting.
+        holder = psycopg.connect(api.database_url, autocommit=True)
+        holder.execute(
+            "SELECT pg_advisory_lock(hashtextextended(%s, 0))", (f"benchdash-host:{HOST}",)
+        )
+        run_id = trigger(api, "selftest")
+        wait_for(lambda: get(api, f"/api/v1/runs/{run_id}").get("agent"), 60, "the agent")
+        assert get(api, f"/api/v1/runs/{run_id}")["status"] == "queued"
+        pg.restart()  # ends the holder's session too: the host is free once the database is back
+        with contextlib.suppress(psycopg.Error):
+            holder.close()
+        run = finished(api, run_id)
+        assert proc.poll() is None, log.read_text()
+    assert run["status"] == "completed", run
+    assert len(run["measurements"]) == 3  # type: ignore[arg-type]
+    assert "host lock: " in log.read_text()  # its session died with the server, and came back
+
+
+def test_kill_9_of_the_agent_kills_the_driver_and_its_children(
+    stack: tuple[Api, Postgres], repo: Path, tmp_path: Path
+) -> None:
+    api, _ = stack
+    pids = tmp_path / "pids"
+    pids.mkdir()
+    with agent(api, repo, tmp_path, "survivor", env={"SURVIVOR_PIDS": str(pids)}) as (proc, _):
+        trigger(api, "survivor")
+        # The driver, the server it holds, the server's own child and the foreground tool.
+        wait_for(lambda: len(list(pids.iterdir())) >= 4, 90, "the benchmark's processes")
+        os.kill(proc.pid, signal.SIGKILL)
+        proc.wait()
+    procs = [int(p.name) for p in pids.iterdir()]
+    left = _alive_after(procs, 15.0)
+    for pid in left:
+        os.kill(pid, signal.SIGKILL)
+    assert left == [], "processes outlived their agent"
+
+
+def _alive_after(pids: list[int], seconds: float) -> list[int]:
+    deadline = time.monotonic() + seconds
+    while True:
+        alive = [p for p in pids if _running(p)]
+        if not alive or time.monotonic() > deadline:
+            return alive
+        time.sleep(0.1)
+
+
+def _running(pid: int) -> bool:
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
+    except FileNotFoundError:
+        return False
+
+
+def test_the_host_lock_is_taken_again_after_a_restart(stack: tuple[Api, Postgres]) -> None:
+    api, pg = stack
+    lock, other = HostLock(api.database_url, "it-lock"), HostLock(api.database_url, "it-lock")
+    try:
+        assert lock.acquire(lambda: False, 0.1)
+        assert not other.acquire(lambda: False, 0.1)
+        pg.restart(down_s=1)  # both sessions end: the lock is free for whoever asks first
+        assert lock.keep()
+        assert not other.acquire(lambda: False, 0.1)
+    finally:
+        lock.close()
+        other.close()
