@@ -1,0 +1,102 @@
+#!/usr/bin/env python3
+"""Bench driver of `pointsub`: build the Go harness, run one profile, write OUT/result.json.
+
+    runners/pointsub/driver.py --profile quick|standard|full --out DIR [--benchmarks a,b]
+                               [--mode saturate|paced]
+
+`--benchmarks` takes scenario names (`throughput/1kb`) or groups (`network`). Each scenario runs
+in its own harness process (so its memory figure is its own), in every mode the profile lists
+(`modes` in runner.toml) unless `--mode` picks one. Needs Python with `benchdash_runner`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import subprocess
+from pathlib import Path
+from typing import Any
+
+from benchdash_runner import driving
+
+MODES = ("saturate", "paced")
+
+
+def add_mode(parser: argparse.ArgumentParser) -> None:
+    """The driver's own option: run one send mode instead of the profile's list."""
+    parser.add_argument("--mode", choices=MODES, help="send mode (default: the profile's modes)")
+
+
+def go_version(cwd: Path) -> str:
+    """Version of the Go toolchain, without the 'go' prefix."""
+    out = subprocess.run(["go", "env", "GOVERSION"], capture_output=True, text=True, cwd=cwd)
+    return out.stdout.strip().removeprefix("go") or "unknown"
+
+
+def pinned_modules(system: Path) -> dict[str, str]:
+    """Direct dependencies and their versions from go.mod."""
+    pins: dict[str, str] = {}
+    for line in (system / "go.mod").read_text().splitlines():
+        parts = line.strip().removeprefix("require ").split()
+        if len(parts) >= 2 and parts[1].startswith("v") and "// indirect" not in line:
+            pins[parts[0]] = parts[1]
+    return pins
+
+
+def run_scenario(
+    drv: driving.Driver, binary: Path, name: str, mode: str, raw: Path
+) -> list[dict[str, Any]]:
+    """Run one scenario in one mode; return its results (and its TCP reference's)."""
+    reps = int(drv.profile["repetitions"])
+    cmd = [str(binary), "-profile", drv.profile_name, "-scenarios", name, "-mode", mode]
+    cmd += ["-reps", str(reps), "-json", str(raw)]
+    code, _ = drv.run(cmd)
+    if code != 0:
+        drv.fail(f"pointsub-bench failed on {name} ({mode}), exit {code}")
+    report = json.loads(raw.read_text())
+    results: list[dict[str, Any]] = report["results"]
+    return results
+
+
+def main() -> int:
+    """Build, run the profile's scenarios in its modes, write the document."""
+    drv, args = driving.start(Path(__file__).with_name("runner.toml"), extra=add_mode)
+    modes = [args.mode] if args.mode else list(drv.profile.get("modes", ["saturate"]))
+    unknown = [m for m in modes if m not in MODES]
+    if unknown:
+        drv.fail(f"runner.toml lists unknown modes {unknown}")
+    drv.phase("building")
+    binary = drv.out / "pointsub-bench"
+    drv.build(
+        ["go", "build", "-trimpath", "-buildvcs=false", "-o", str(binary), "./cmd/pointsub-bench"]
+    )
+    drv.phase("running")
+    raw_dir = drv.out / "raw"
+    raw_dir.mkdir(exist_ok=True)
+    total = len(drv.scenarios) * len(modes)
+    results: list[dict[str, Any]] = []
+    for mode in modes:
+        for name in drv.scenarios:
+            drv.progress(f"{name} ({mode})", total=total)
+            raw = raw_dir / f"{name.replace('/', '_')}-{mode}.json"
+            results += run_scenario(drv, binary, name, mode, raw)
+    drv.finish(
+        results,
+        compiler="go",
+        compiler_version=go_version(drv.system_dir),
+        configuration={
+            "module": "benchdash.dev/pointsub",
+            "dependencies": pinned_modules(drv.system_dir),
+            "build_flags": "-trimpath",
+            "libp2p_stack": "tcp + noise + yamux, loopback",
+            "reference": "loopback TCP, same framing and acknowledgements (saturate mode)",
+            "latency": "round trip: first send to acknowledgement",
+            "modes": modes,
+            "repetitions": int(drv.profile["repetitions"]),
+        },
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
