@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import re
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
 
-from fastapi import FastAPI
+from fastapi import FastAPI, Request
 from fastapi.responses import FileResponse, JSONResponse
 from fastapi.routing import APIRoute
 from fastapi.staticfiles import StaticFiles
@@ -24,7 +25,7 @@ from benchdash.health import router as health_router
 from benchdash.ingest.router import router as ingest_router
 from benchdash.kit.body import BodyMiddleware
 from benchdash.kit.errors import NotFound
-from benchdash.kit.problem import install_handlers
+from benchdash.kit.problem import install_handlers, problem_response
 from benchdash.kit.request import RequestGuard
 from benchdash.runs import lifecycle
 from benchdash.runs.router import router as runs_router
@@ -51,6 +52,25 @@ def operation_id(route: APIRoute) -> str:
     return f"{tag}-{route.name}"
 
 
+def allowed_methods(app: FastAPI, path: str) -> list[str]:
+    """Every method the API documents at `path` (several routers may share one path)."""
+    methods: set[str] = set()
+    for template, ops in app.openapi()["paths"].items():
+        pattern = re.sub(r"\\\{[^}]+\\\}", "[^/]+", re.escape(template))
+        if re.fullmatch(pattern, path):
+            methods |= {m.upper() for m in ops}
+    if "GET" in methods:
+        methods.add("HEAD")
+    return sorted(methods)
+
+
+def _method_not_allowed(app: FastAPI, path: str) -> JSONResponse:
+    allow = ", ".join(allowed_methods(app, path))
+    return problem_response(
+        405, "Method not allowed", f"{path} answers {allow} only", headers={"Allow": allow}
+    )
+
+
 def _mount_ui(app: FastAPI, dist: Path) -> None:
     index = dist / "index.html"
     if (dist / "assets").is_dir():
@@ -59,6 +79,8 @@ def _mount_ui(app: FastAPI, dist: Path) -> None:
     @app.get("/{path:path}", include_in_schema=False, response_model=None)
     def spa(path: str) -> FileResponse | JSONResponse:
         if path.startswith("api/"):
+            if allowed_methods(app, "/" + path):
+                return _method_not_allowed(app, "/" + path)
             raise NotFound(f"no API route /{path}")
         candidate = (dist / path).resolve()
         if path and candidate.is_file() and dist.resolve() in candidate.parents:
@@ -125,6 +147,11 @@ def create_app() -> FastAPI:
         generate_unique_id_function=operation_id,
     )
     install_handlers(app)
+
+    @app.exception_handler(405)
+    async def _not_allowed(request: Request, _: Exception) -> JSONResponse:
+        return _method_not_allowed(app, request.url.path)
+
     for router in ROUTERS:
         app.include_router(router)
     app.add_middleware(BodyMiddleware, max_bytes=settings.max_body_bytes)

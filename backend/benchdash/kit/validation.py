@@ -6,7 +6,7 @@ import math
 from typing import Annotated, Any
 
 from fastapi import Path, Query
-from pydantic import AfterValidator, Field
+from pydantic import AfterValidator, Field, StringConstraints
 
 INT4_MAX = 2**31 - 1
 
@@ -38,7 +38,8 @@ def check_json(value: Any, where: str = "") -> Any:
     return value
 
 
-SafeStr = Annotated[str, AfterValidator(check_text)]
+# The pattern states the NUL rule in the OpenAPI document; check_text also refuses surrogates.
+SafeStr = Annotated[str, StringConstraints(pattern=r"^[^\x00]*$"), AfterValidator(check_text)]
 SafeJson = Annotated[dict[str, Any], AfterValidator(check_json)]
 Int4 = Annotated[int, Field(ge=-INT4_MAX - 1, le=INT4_MAX)]
 

@@ -83,10 +83,10 @@ async def read_run_events(
     request: Request,
     new_session: Annotated[SessionMaker, Depends(session_maker)],
     after: Annotated[int, Query(ge=0, le=2**62, description="Resume after this event id")] = 0,
-    last_event_id: Annotated[int | None, Header(ge=0, le=2**62)] = None,
+    last_event_id: Annotated[int, Header(ge=0, le=2**62)] = 0,
 ) -> StreamingResponse:
     """Server-sent events: a snapshot, then state, progress and log events until the run ends."""
-    start = max(after, last_event_id or 0)
+    start = max(after, last_event_id)
     stream_ = stream.events(new_session, run_id, start, request.is_disconnected)
     first = await anext(stream_, None)
     if first is None:

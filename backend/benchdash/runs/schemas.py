@@ -11,6 +11,7 @@ from benchdash.kit.validation import SafeStr
 from benchdash.runs.states import RunStatus, RunTrigger
 
 T = TypeVar("T")
+MAX_LINE, MAX_LINES = 2_000, 1_000  # per report: at most 2 MB of log, under the body limit
 RunId = Annotated[int, Field(ge=1, le=2**31 - 1, description="A run id.")]
 
 
@@ -88,8 +89,8 @@ class RunReport(BaseModel):
     status: AgentState | None = None
     message: SafeStr | None = Field(None, max_length=20_000)
     progress: Progress | None = None
-    lines: list[Annotated[SafeStr, Field(max_length=20_000)]] = Field(
-        default_factory=list, max_length=5_000
+    lines: list[Annotated[SafeStr, Field(max_length=MAX_LINE)]] = Field(
+        default_factory=list, max_length=MAX_LINES, description="Send longer output in batches."
     )
     agent: SafeStr | None = Field(None, max_length=200)
 

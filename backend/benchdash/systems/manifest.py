@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 from datetime import UTC, datetime
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from croniter import croniter
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 from sqlalchemy.orm import Session
 
-from benchdash.kit.validation import check_json
+from benchdash.kit.validation import SafeJson, SafeStr
 from benchdash.systems import service as system_service
 from benchdash.systems.models import DEFAULT_THRESHOLDS, Metric, System
 
@@ -19,8 +19,8 @@ class ManifestMetric(BaseModel):
 
     model_config = ConfigDict(extra="ignore")
 
-    name: str = Field(min_length=1, max_length=120)
-    unit: str = Field(min_length=1, max_length=40)
+    name: str = Field(min_length=1, max_length=120, pattern=r"^[A-Za-z0-9_.%/\-]+$")
+    unit: SafeStr = Field(min_length=1, max_length=40)
     direction: Literal["higher_is_better", "lower_is_better"]
     warn: float = Field(DEFAULT_THRESHOLDS.warn, gt=0, le=1000)
     fail: float = Field(DEFAULT_THRESHOLDS.fail, gt=0, le=1000)
@@ -37,10 +37,12 @@ class ManifestProfile(BaseModel):
 
     model_config = ConfigDict(extra="ignore")
 
-    description: str = ""
+    description: SafeStr = Field("", max_length=2000)
     time_limit_s: int = Field(600, gt=0, le=24 * 3600)
     repetitions: int = Field(1, ge=1)
-    scenarios: list[str] = Field(default_factory=list)
+    scenarios: list[Annotated[SafeStr, Field(max_length=300)]] = Field(
+        default_factory=list, max_length=10_000
+    )
 
 
 class ManifestSchedule(BaseModel):
@@ -62,17 +64,12 @@ class Manifest(BaseModel):
 
     model_config = ConfigDict(extra="ignore", allow_inf_nan=False)
 
-    @model_validator(mode="before")
-    @classmethod
-    def _storable(cls, data: Any) -> Any:
-        return check_json(data) if isinstance(data, dict) else data
-
     system: str = Field(pattern=r"^[a-z0-9][a-z0-9_.-]{0,63}$")
-    name: str = Field(min_length=1, max_length=200)
-    language: str | None = Field(None, max_length=64)
-    description: str | None = Field(None, max_length=2000)
-    headline: dict[str, str] | None = None
-    driver: dict[str, Any] = Field(default_factory=dict)
+    name: SafeStr = Field(min_length=1, max_length=200)
+    language: SafeStr | None = Field(None, max_length=64)
+    description: SafeStr | None = Field(None, max_length=2000)
+    headline: dict[SafeStr, SafeStr] | None = None
+    driver: SafeJson = Field(default_factory=dict)
     profiles: dict[str, ManifestProfile] = Field(min_length=1)
     schedule: ManifestSchedule | None = None
     metrics: list[ManifestMetric] = Field(default_factory=list)

@@ -21,6 +21,8 @@ from benchdash_runner.agent.hostlock import HostLock
 PROGRESS = re.compile(r"^##benchdash progress (\d+)/(\d+)(?: (.*))?$")
 PHASE = re.compile(r"^##benchdash phase (\w+)\s*$")
 MAX_BATCH = 300
+# The API takes at most 1,000 lines of at most 2,000 characters per report.
+MAX_LINE, MAX_LINES = 2_000, 1_000
 
 
 @dataclass
@@ -76,7 +78,8 @@ class Supervisor:
 
     def _reader(self, stream: Any, lines: queue.Queue[str | None]) -> None:
         for raw in stream:
-            lines.put(raw.rstrip("\n"))
+            line = raw.rstrip("\n")
+            lines.put(line if len(line) <= MAX_LINE else line[: MAX_LINE - 1] + "…")
         lines.put(None)
 
     def run(self, argv: list[str], cwd: Path, env: dict[str, str], limit_s: float) -> int:
@@ -132,10 +135,10 @@ class Supervisor:
                         self.run_id,
                         status=status,
                         progress=latest,
-                        lines=pending[: MAX_BATCH * 4],
+                        lines=pending[:MAX_LINES],
                         agent=self.settings.name,
                     )
-                    pending, latest, status, last_report = [], None, None, now
+                    pending, latest, status, last_report = pending[MAX_LINES:], None, None, now
                     if ack.cancel_requested and kill_at is None:
                         self.outcome, kill_at = "cancelled", self._kill(proc, signal.SIGTERM)
                 except ApiError as exc:  # the API may be restarting: keep going, retry soon
@@ -151,8 +154,9 @@ class Supervisor:
                 self._kill(proc, signal.SIGKILL)
             if eof and proc.poll() is not None:
                 break
-        if pending or latest:
-            self._safe_report(lines=pending, progress=latest)
+        while pending or latest:
+            self._safe_report(lines=pending[:MAX_LINES], progress=latest)
+            pending, latest = pending[MAX_LINES:], None
         return int(proc.returncode)
 
     def _check_lock(self, pending: list[str]) -> None:
