@@ -5,10 +5,22 @@ PY := $(VENV)/bin/python
 PIP := $(VENV)/bin/pip
 STAMP := $(VENV)/.installed
 
-.PHONY: up install test lint test-backend test-runners test-integration test-systems test-frontend bench clean-data
+.PHONY: up down deps-up deps-test install test lint test-backend test-runners test-integration \
+	test-systems test-frontend test-fuzz test-flaky bench clean-data
 
-up: install
+# What a fresh machine lacks is installed (as root) or named with the command to run.
+deps-up:
+	@python3 scripts/ensure-deps up
+
+deps-test:
+	@python3 scripts/ensure-deps test
+
+up: deps-up install
 	@$(PY) scripts/up.py
+
+# Stop a stack left running: native processes, the embedded PostgreSQL, a Compose stack.
+down:
+	@if [ -x $(PY) ]; then $(PY) scripts/up.py down; else python3 scripts/up.py down; fi
 
 install: $(STAMP)
 
@@ -42,8 +54,25 @@ test-systems:
 test-frontend:
 	@if [ -f frontend/package.json ]; then $(MAKE) -C frontend test; fi
 
-test: install test-backend test-runners test-integration test-systems test-frontend
+test: deps-test install test-backend test-runners test-integration test-systems test-frontend
 	@echo "make test: every suite passed"
+
+# schemathesis over the live OpenAPI spec, anonymous and with a token (see tests/fuzz/run.py).
+test-fuzz: install
+	@$(PIP) install -q -e 'backend[dev,fuzz]'
+	$(PY) tests/fuzz/run.py
+
+# Flake guard: the Go suites 10 times under -race, cargo test 3 times, the backend suite
+# 3 times in random order.
+test-flaky: install
+	@for d in systems/*/; do \
+	  if [ -f $$d/go.mod ]; then echo "== go test -race -count=10 $$d"; \
+	    (cd $$d && go test -race -count=10 ./...) || exit 1; fi; \
+	  if [ -f $$d/Cargo.toml ]; then for i in 1 2 3; do echo "== cargo test $$d ($$i/3)"; \
+	    (cd $$d && cargo test --locked -q) || exit 1; done; fi; \
+	done
+	@for i in 1 2 3; do echo "== backend, random order ($$i/3)"; \
+	  (cd backend && ../$(VENV)/bin/pytest -q -p randomly) || exit 1; done
 
 bench: install
 	$(PY) backend/bench/ingest.py

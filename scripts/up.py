@@ -24,6 +24,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 BIN = ROOT / ".venv" / "bin"
 DATA = ROOT / ".data"
+PIDS = DATA / "up.pids"  # what `make down` stops when `make up` was left running
 
 API_ENV = (
     "DATABASE_URL",
@@ -85,6 +86,15 @@ def docker_available() -> bool:
         return False
     probe = subprocess.run(["docker", "info"], capture_output=True, timeout=20, check=False)
     return probe.returncode == 0
+
+
+def compose_command() -> list[str] | None:
+    """The Compose that is here: the v2 plugin (`docker compose`), else v1 `docker-compose`."""
+    if shutil.which("docker"):
+        v2 = subprocess.run(["docker", "compose", "version"], capture_output=True, check=False)
+        if v2.returncode == 0:
+            return ["docker", "compose"]
+    return ["docker-compose"] if shutil.which("docker-compose") else None
 
 
 def _kept_secret(name: str, make: list[str] | None = None) -> str:
@@ -151,8 +161,13 @@ def wait_ready(url: str, proc: subprocess.Popen[bytes], timeout: float = 120) ->
     raise SystemExit(f"the API did not become ready within {timeout:.0f} s")
 
 
+def _interrupted(_signum: int, _frame: object) -> None:
+    raise KeyboardInterrupt
+
+
 def native() -> int:
-    """Run the native stack in the foreground until Ctrl-C."""
+    """Run the native stack in the foreground until Ctrl-C (or SIGTERM from `make down`)."""
+    signal.signal(signal.SIGTERM, _interrupted)
     port = int(os.environ.get("BENCHDASH_PORT", "8000"))
     env = native_env(port)
     where = "DATABASE_URL" if os.environ.get("DATABASE_URL") else "embedded PostgreSQL in .data/pg"
@@ -161,6 +176,7 @@ def native() -> int:
     subprocess.run(plan["migrate"].command, env=env, check=True)
     build_ui()
     children = [subprocess.Popen(plan["api"].command, env=env)]
+    PIDS.write_text(f"{os.getpid()} {children[0].pid}\n")
     url = f"http://localhost:{port}"
     try:
         wait_ready(url, children[0])
@@ -173,6 +189,8 @@ def native() -> int:
             log = (DATA / f"agent-{name}.log").open("ab")
             cmd = plan[f"runner-{name}"].command
             children.append(subprocess.Popen(cmd, env=env, stdout=log, stderr=subprocess.STDOUT))
+            with PIDS.open("a") as pids:
+                pids.write(f"{children[-1].pid}\n")
             started.append(name)
         print(
             f"\nbenchdash is up: {url}/   (API docs {url}/api/docs)\n"
@@ -191,21 +209,61 @@ def native() -> int:
     except KeyboardInterrupt:
         return 0
     finally:
-        for c in children:
-            if c.poll() is None:
-                c.send_signal(signal.SIGTERM)
-        for c in children:
+        stop(children)
+        PIDS.unlink(missing_ok=True)
+        if not os.environ.get("DATABASE_URL"):  # the embedded server is ours: stop it too
+            subprocess.run([str(BIN / "benchdash-server"), "db-stop"], env=env, check=False)
+
+
+def stop(children: list[subprocess.Popen[bytes]]) -> None:
+    """SIGTERM every child, then SIGKILL what is still running after 15 s."""
+    for c in children:
+        if c.poll() is None:
+            c.send_signal(signal.SIGTERM)
+    for c in children:
+        try:
+            c.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            c.kill()
+
+
+def down() -> int:
+    """`make down`: stop a stack left running (native processes, embedded PostgreSQL, Compose)."""
+    if PIDS.exists():
+        for pid in (int(p) for p in PIDS.read_text().split() if p.isdigit()):
             try:
-                c.wait(timeout=15)
-            except subprocess.TimeoutExpired:
-                c.kill()
+                os.kill(pid, signal.SIGTERM)
+                print(f"stopped process {pid}")
+            except ProcessLookupError:
+                pass
+        PIDS.unlink()
+    if not os.environ.get("DATABASE_URL") and (BIN / "benchdash-server").exists():
+        subprocess.run([str(BIN / "benchdash-server"), "db-stop"], check=False)
+    compose = compose_command() if docker_available() else None
+    if compose is not None:
+        subprocess.run([*compose, "down"], cwd=ROOT, check=False)
+    return 0
 
 
 def main() -> int:
-    """Compose if possible, else native."""
-    if os.environ.get("BENCHDASH_NATIVE") != "1" and docker_available():
-        return subprocess.call(["docker", "compose", "up", "--build"], cwd=ROOT)
-    return native()
+    """Compose if an engine and Compose are here, else native (saying why); `down` stops."""
+    if sys.argv[1:] == ["down"]:
+        return down()
+    if os.environ.get("BENCHDASH_NATIVE") == "1":
+        return native()
+    if not docker_available():
+        print("no Docker engine answers (docker info): starting the native stack", flush=True)
+        return native()
+    compose = compose_command()
+    if compose is None:
+        print(
+            "a Docker engine answers but Compose is missing: starting the native stack "
+            "(for Compose install the plugin, e.g. apt-get install docker-compose-plugin, "
+            "or Debian's v1: apt-get install docker-compose)",
+            flush=True,
+        )
+        return native()
+    return subprocess.call([*compose, "-p", "benchdash", "up", "--build"], cwd=ROOT)
 
 
 if __name__ == "__main__":

@@ -103,6 +103,18 @@ def cmd_db_url(_: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_db_stop(_: argparse.Namespace) -> int:
+    from benchdash.kit.embedded import stop_server
+
+    settings = get_settings()
+    if settings.database_url:
+        print("DATABASE_URL is set: that server is not ours to stop")
+        return 0
+    stopped = stop_server(settings.data_dir)
+    print("embedded PostgreSQL stopped" if stopped else "embedded PostgreSQL was not running")
+    return 0
+
+
 def cmd_token_generate(_: argparse.Namespace) -> int:
     from benchdash.auth import service as auth_service
 
@@ -207,6 +219,9 @@ def parser() -> argparse.ArgumentParser:
     s.set_defaults(func=cmd_serve)
     sub.add_parser("migrate", help="alembic upgrade head").set_defaults(func=cmd_migrate)
     sub.add_parser("db-url", help="print the database URL").set_defaults(func=cmd_db_url)
+    sub.add_parser("db-stop", help="stop the embedded PostgreSQL under .data/").set_defaults(
+        func=cmd_db_stop
+    )
     sc = sub.add_parser("scratch-db", help="(re)create an empty database on the same server")
     sc.add_argument("name", help="database name, e.g. benchdash_e2e")
     sc.set_defaults(func=cmd_scratch_db)
@@ -233,6 +248,9 @@ def parser() -> argparse.ArgumentParser:
     sub.add_parser("schema", help="print the result document's JSON Schema").set_defaults(
         func=cmd_schema
     )
+    from benchdash.regression import replay_cli
+
+    replay_cli.add_parser(sub)
     return p
 
 

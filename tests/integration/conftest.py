@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import socket
 import subprocess
@@ -13,6 +14,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+
+from tests.integration.pg import Postgres, free_port
 
 ROOT = Path(__file__).resolve().parents[2]
 BIN = Path(sys.executable).parent
@@ -87,3 +90,47 @@ def api(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Api]:
     finally:
         proc.terminate()
         proc.wait(timeout=20)
+
+
+def ready(api: Api) -> bool:
+    with contextlib.suppress(OSError), urllib.request.urlopen(api.url + "/readyz", timeout=2) as r:
+        return bool(r.status == 200)
+    return False
+
+
+@pytest.fixture(scope="module")
+def private_stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Api, Postgres]]:
+    """A PostgreSQL of the module's own, migrated, and an API on it with an admin token."""
+    pg = Postgres()
+    api_proc = None
+    try:
+        pg.start()
+        env = {**os.environ, "DATABASE_URL": pg.url, "BENCHDASH_ADMIN_PASSWORD": "it-admin-pass"}
+        subprocess.run([SERVER, "migrate"], env=env, check=True, capture_output=True)
+        token = subprocess.run(
+            [SERVER, "token", "create", "--scope", "admin", "--name", "survive"],
+            env=env,
+            check=True,
+            capture_output=True,
+            text=True,
+        ).stdout.strip()
+        port = free_port()
+        log = (tmp_path_factory.mktemp("api") / "api.log").open("w")
+        api_proc = subprocess.Popen(
+            [SERVER, "serve", "--no-migrate", "--host", "127.0.0.1", "--port", str(port)],
+            env=env,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+        )
+        api = Api(url=f"http://127.0.0.1:{port}", database_url=pg.url, token=token)
+        deadline = time.monotonic() + 60
+        while not ready(api):
+            if time.monotonic() > deadline or api_proc.poll() is not None:
+                raise RuntimeError(f"the API did not start: see {log.name}")
+            time.sleep(0.2)
+        yield api, pg
+    finally:
+        if api_proc is not None:
+            api_proc.terminate()
+            api_proc.wait(timeout=20)
+        pg.remove()

@@ -12,23 +12,19 @@ import contextlib
 import os
 import shutil
 import signal
-import socket
 import subprocess
-import tempfile
 import time
-import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 
-import pgserver
 import psycopg
 import pytest
 
 from benchdash_runner.agent.hostlock import HostLock
 from tests.integration.agents import TERMINAL, get, post, wait_for
-from tests.integration.conftest import BIN, ROOT, SERVER, Api
+from tests.integration.conftest import BIN, ROOT, Api
+from tests.integration.pg import Postgres
 
-PG_BIN = Path(pgserver.__file__).parent / "pginstall" / "bin"
 HOST = "it-survive"
 SURVIVOR_DRIVER = """\
 #!/usr/bin/env python3
@@ -52,94 +48,6 @@ if len(sys.argv) > 2:
 open(os.path.join(sys.argv[1], str(os.getpid())), "w").close()
 time.sleep(600)
 """
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-class Postgres:
-    """A PostgreSQL cluster of our own, run as pgserver's system user when we are root."""
-
-    def __init__(self) -> None:
-        self.dir = Path(tempfile.mkdtemp(prefix="bd-pg-"))  # short: the socket lives here
-        self.port = _free_port()
-        self.url = f"postgresql://postgres@127.0.0.1:{self.port}/postgres"
-        self.user = "pgserver" if os.geteuid() == 0 else None
-        if self.user:
-            from pgserver.utils import ensure_prefix_permissions, ensure_user_exists
-
-            ensure_user_exists(self.user)
-            ensure_prefix_permissions(PG_BIN)
-            shutil.chown(self.dir, self.user, self.user)
-        self._pg("initdb", "-D", str(self.dir / "data"), "-U", "postgres", "--auth=trust")
-
-    def _pg(self, tool: str, *args: str) -> None:
-        cmd = [str(PG_BIN / tool), *args]
-        if self.user:
-            cmd = ["runuser", "-u", self.user, "--", *cmd]
-        with (self.dir / "pg_ctl.log").open("a") as out:  # never a pipe: postgres inherits it
-            subprocess.run(cmd, check=True, stdout=out, stderr=out, timeout=120)
-
-    def start(self) -> None:
-        """Start the server and wait until it accepts connections."""
-        opts = f"-p {self.port} -k {self.dir} -c listen_addresses=127.0.0.1"
-        data, log = str(self.dir / "data"), str(self.dir / "server.log")
-        self._pg("pg_ctl", "-D", data, "-l", log, "-o", opts, "-w", "-t", "60", "start")
-
-    def stop(self, mode: str = "fast") -> None:
-        """Stop the server: every session ends, as in a real restart."""
-        self._pg("pg_ctl", "-D", str(self.dir / "data"), "-m", mode, "-w", "stop")
-
-    def restart(self, down_s: float = 3.0) -> None:
-        """Stop, stay away `down_s` seconds, start again."""
-        self.stop()
-        time.sleep(down_s)
-        self.start()
-
-
-@pytest.fixture(scope="module")
-def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Api, Postgres]]:
-    """Our PostgreSQL, migrated, and an API on it with an admin token."""
-    pg = Postgres()
-    api_proc = None
-    try:
-        pg.start()
-        env = {**os.environ, "DATABASE_URL": pg.url, "BENCHDASH_ADMIN_PASSWORD": "it-admin-pass"}
-        subprocess.run([SERVER, "migrate"], env=env, check=True, capture_output=True)
-        token = subprocess.run(
-            [SERVER, "token", "create", "--scope", "admin", "--name", "survive"],
-            env=env,
-            check=True,
-            capture_output=True,
-            text=True,
-        ).stdout.strip()
-        port = _free_port()
-        log = (tmp_path_factory.mktemp("api") / "api.log").open("w")
-        api_proc = subprocess.Popen(
-            [SERVER, "serve", "--no-migrate", "--host", "127.0.0.1", "--port", str(port)],
-            env=env,
-            stdout=log,
-            stderr=subprocess.STDOUT,
-        )
-        api = Api(url=f"http://127.0.0.1:{port}", database_url=pg.url, token=token)
-        wait_for(lambda: _ready(api), 60, "the API")
-        yield api, pg
-    finally:
-        if api_proc is not None:
-            api_proc.terminate()
-            api_proc.wait(timeout=20)
-        with contextlib.suppress(subprocess.CalledProcessError):
-            pg.stop("immediate")
-        shutil.rmtree(pg.dir, ignore_errors=True)
-
-
-def _ready(api: Api) -> bool:
-    with contextlib.suppress(OSError), urllib.request.urlopen(api.url + "/readyz", timeout=2) as r:
-        return bool(r.status == 200)
-    return False
 
 
 @pytest.fixture(scope="module")
@@ -210,9 +118,9 @@ def finished(api: Api, run_id: int, timeout: float = 180) -> dict[str, object]:
 
 
 def test_idle_agent_survives_a_long_outage_and_runs_the_next_run(
-    stack: tuple[Api, Postgres], repo: Path, tmp_path: Path
+    private_stack: tuple[Api, Postgres], repo: Path, tmp_path: Path
 ) -> None:
-    api, pg = stack
+    api, pg = private_stack
     with agent(api, repo, tmp_path, "selftest") as (proc, log):
         # Longer than the 30 s procrastinate's pool waits for a connection: its worker stops,
         # and the agent must start another once the database is back.
@@ -227,9 +135,9 @@ def test_idle_agent_survives_a_long_outage_and_runs_the_next_run(
 
 
 def test_a_queued_run_completes_across_a_restart(
-    stack: tuple[Api, Postgres], repo: Path, tmp_path: Path
+    private_stack: tuple[Api, Postgres], repo: Path, tmp_path: Path
 ) -> None:
-    api, pg = stack
+    api, pg = private_stack
     with agent(api, repo, tmp_path, "selftest") as (proc, log):
         # Another benchmark holds the host: the run stays queued, its agent waiting.
         holder = psycopg.connect(api.database_url, autocommit=True)
@@ -250,9 +158,9 @@ def test_a_queued_run_completes_across_a_restart(
 
 
 def test_kill_9_of_the_agent_kills_the_driver_and_its_children(
-    stack: tuple[Api, Postgres], repo: Path, tmp_path: Path
+    private_stack: tuple[Api, Postgres], repo: Path, tmp_path: Path
 ) -> None:
-    api, _ = stack
+    api, _ = private_stack
     pids = tmp_path / "pids"
     pids.mkdir()
     with agent(api, repo, tmp_path, "survivor", env={"SURVIVOR_PIDS": str(pids)}) as (proc, _):
@@ -284,8 +192,8 @@ def _running(pid: int) -> bool:
         return False
 
 
-def test_the_host_lock_is_taken_again_after_a_restart(stack: tuple[Api, Postgres]) -> None:
-    api, pg = stack
+def test_the_host_lock_is_taken_again_after_a_restart(private_stack: tuple[Api, Postgres]) -> None:
+    api, pg = private_stack
     lock, other = HostLock(api.database_url, "it-lock"), HostLock(api.database_url, "it-lock")
     try:
         assert lock.acquire(lambda: False, 0.1)

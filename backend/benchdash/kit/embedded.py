@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import warnings
 from pathlib import Path
 from typing import Any
@@ -33,3 +34,20 @@ def normalize_url(url: str) -> str:
         if url.startswith(prefix):
             return "postgresql+psycopg://" + url[len(prefix) :]
     return url
+
+
+def stop_server(data_dir: Path) -> bool:
+    """Stop the embedded server under `data_dir/pg` if it runs; True when it was stopped."""
+    pgdata = (data_dir / "pg").resolve()
+    if not (pgdata / "postmaster.pid").exists():
+        return False
+    import pwd
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        from pgserver._commands import pg_ctl  # the wheel's own pg_ctl
+
+        owner = pwd.getpwuid(pgdata.stat().st_uid).pw_name
+        extra = {"user": owner} if os.geteuid() == 0 and owner != "root" else {}
+        pg_ctl(["-w", "-m", "fast", "stop"], pgdata=pgdata, timeout=60, **extra)
+    return True
