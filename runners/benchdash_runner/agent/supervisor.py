@@ -83,18 +83,22 @@ class Supervisor:
         lines.put(None)
 
     def run(self, argv: list[str], cwd: Path, env: dict[str, str], limit_s: float) -> int:
-        """Run to the end (or the kill); returns the exit code."""
-        proc = subprocess.Popen(
-            argv,
-            cwd=cwd,
-            env=env,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.STDOUT,
-            text=True,
-            bufsize=1,
-            start_new_session=True,
-            preexec_fn=_die_with_parent,
-        )
+        """Run to the end (or the kill); returns the exit code (127: it could not start)."""
+        try:
+            proc = subprocess.Popen(
+                argv,
+                cwd=cwd,
+                env=env,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.STDOUT,
+                text=True,
+                bufsize=1,
+                start_new_session=True,
+                preexec_fn=_die_with_parent,
+            )
+        except OSError as exc:  # e.g. the checked-out ref has no such driver
+            self._safe_report(lines=[f"cannot start the driver {argv[0]!r} in {cwd}: {exc}"])
+            return 127
         lines: queue.Queue[str | None] = queue.Queue()
         threading.Thread(target=self._reader, args=(proc.stdout, lines), daemon=True).start()
         deadline = time.monotonic() + limit_s
