@@ -45,7 +45,7 @@ def stop_server(data_dir: Path) -> bool:
 
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        from pgserver._commands import pg_ctl  # the wheel's own pg_ctl
+        from pgserver._commands import pg_ctl  # type: ignore[attr-defined]  # made at import
 
         owner = pwd.getpwuid(pgdata.stat().st_uid).pw_name
         extra = {"user": owner} if os.geteuid() == 0 and owner != "root" else {}

@@ -104,13 +104,14 @@ def _verdict(
         return _too_short(pts, new, direction, fl, reason)
     regime = pts[start:]
     cuts = changepoint.change_points([p.value for p in regime])
-    base_pts = regime[cuts[-1] if cuts else 0 :][-changepoint.LEFT_RUNS :]
+    level_start = max([0, *(c for c in cuts if len(regime) - c >= BASELINE_MIN)])
+    base_pts = regime[level_start:][-changepoint.LEFT_RUNS :]
     if pinned is not None:
         baseline = Baseline(pinned.value, (pinned.run_id,), pinned.samples, "pinned")
     elif len(base_pts) < BASELINE_MIN:
         reason = (
-            f"the baseline restarted at run #{regime[0].run_id}; "
-            f"{BASELINE_MIN} runs at the new level are needed"
+            f"the baseline restarted at run #{regime[0].run_id} (a confirmed step or an "
+            f"accepted change); {BASELINE_MIN} runs at the new level are needed"
         )
         return _too_short(pts, new, direction, fl, reason)
     else:

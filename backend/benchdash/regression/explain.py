@@ -1,10 +1,17 @@
-"""One-sentence explanations of verdicts, for the UI, the CLI summary and alerts."""
+"""One-sentence explanations of verdicts, for the UI, the CLI summary and alerts.
+
+`explain` words the old single-stage verdict (engine.judge); `explain_verdict` and
+`explain_alert` word the two-stage detector's (detector.assess / confirm_reruns): they name
+the noise-calibrated floor and the stage (suspected, confirmed and by what).
+"""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
 from benchdash.regression.engine import ALPHA, UNSTABLE_CV, Z_REQUIRED, Level
+from benchdash.regression.floors import FLOOR_K, RESOLUTION_STEPS
+from benchdash.regression.model import Action, AlertDecision, Floors, UploadVerdict
 
 TIME_UNITS = {"ns", "us", "µs", "ms", "s", "ns/op", "ns/iter"}
 
@@ -80,3 +87,75 @@ def explain(
         spread = f"cv {cv * 100:.1f} %" if cv is not None else "high spread"
         return f"Samples vary too much to judge ({spread} > {UNSTABLE_CV * 100:g} %); {size}."
     return f"Within {warn:g} % of {base} ({size})."
+
+
+def _floor_words(floors: Floors) -> str:
+    """'warn floor 16 %, fail floor 21 % (2 × the series' 8.0 % run-to-run variation; …)'."""
+    cfg = floors.configured
+    if floors.variation is None:
+        return f"warn floor {floors.warn:.3g} % (configured; noise not yet measured)"
+    if floors.warn <= cfg.warn:
+        why = f"the series varies {floors.variation:.1f} % from run to run"
+    elif floors.warn <= FLOOR_K * floors.variation:
+        why = f"{FLOOR_K:g} × the series' {floors.variation:.1f} % run-to-run variation"
+    else:
+        why = f"{RESOLUTION_STEPS:g} × the series' {floors.resolution or 0:.2g} % resolution"
+    return (
+        f"warn floor {floors.warn:.3g} %, fail floor {floors.fail:.3g} % "
+        f"({why}; configured {cfg.warn:g} %/{cfg.fail:g} %)"
+    )
+
+
+def explain_verdict(verdict: UploadVerdict, *, unit: str, direction: str) -> str:
+    """Say why an upload got its verdict: change, the noise-calibrated floor, its stage."""
+    if verdict.level == Level.NO_BASELINE or verdict.baseline is None:
+        return "No earlier run on this branch and testbed to compare with."
+    worse, better = _words(unit, direction)
+    b = verdict.baseline
+    base = describe_runs(b.run_ids, b.source)
+    pct = verdict.change_pct
+    if pct is None:
+        size = f"{worse} than {base} (which was 0)"
+    else:
+        size = f"{abs(pct):.1f} % {worse if pct >= 0 else better} than {base}"
+    if verdict.gate == "history-too-short":
+        return f"{size}; not judged: {verdict.reason}."
+    floor = _floor_words(verdict.floors)
+    welch = f", p = {_fmt(verdict.p_value)} within the run" if verdict.p_value is not None else ""
+    if verdict.suspected:
+        return (
+            f"{size}{welch}; {floor}. Suspected: an alert opens only once the step is "
+            "confirmed (re-runs, or the next runs staying worse)."
+        )
+    if verdict.level == Level.IMPROVED:
+        return f"{size}{welch}; {floor}: improved."
+    if verdict.level == Level.NOISY:
+        return f"{size}{welch}, within this series' noise: {floor}."
+    if verdict.level == Level.UNSTABLE:
+        return f"Samples vary more than {UNSTABLE_CV * 100:g} % within the run; {size}."
+    return f"{size}; {floor}."
+
+
+def explain_alert(decision: AlertDecision, *, unit: str, direction: str) -> str:
+    """Say why an alert opened: the confirmed step, its first bad run and commit range."""
+    if decision.action is not Action.OPEN:
+        raise ValueError("only an OPEN decision has a step to explain")
+    worse, _ = _words(unit, direction)
+    pct = decision.change_pct
+    size = f"{abs(pct):.1f} % {worse}" if pct is not None else worse
+    first = f"run #{decision.first_bad_run_id}"
+    if decision.first_bad_commit:
+        first += f" ({decision.first_bad_commit[:12]})"
+    good = ""
+    if decision.last_good_run_id is not None:
+        good = f"; last good run #{decision.last_good_run_id}"
+        if decision.last_good_commit:
+            good += f" ({decision.last_good_commit[:12]})"
+    how = {
+        "change-point": "a significant change point"
+        + (f" (p = {_fmt(decision.p_value)})" if decision.p_value is not None else ""),
+        "persistence": "the first bad run and the next 3 all staying worse",
+        "re-runs": "re-runs of the same commit",
+    }.get(decision.confirmed_by or "", "confirmation")
+    floor = f"{decision.warn_floor:.3g} %" if decision.warn_floor is not None else "the floor"
+    return f"{size} from {first} on{good}: confirmed by {how}; warn floor {floor}."

@@ -9,10 +9,12 @@ its runs. The series' **resolution** is its smallest non-zero run-to-run change:
 series (whole milliseconds, say) cannot show a change smaller than two of its quanta.
 
     effective warn = max(configured warn, FLOOR_K × variation, 2 × resolution)
-    effective fail = max(configured fail, effective warn × configured fail / configured warn)
+    effective fail = max(configured fail, effective warn + configured fail − configured warn)
 
-With FLOOR_K = 2 a series whose typical run-to-run change is 1 % keeps the configured 5 %;
-one that moves 8 % between runs needs a 16 % change before a run is even suspected.
+With FLOOR_K = 2 a series whose typical run-to-run change is 1 % keeps the configured 5 %
+and 10 %; one that moves 8 % between runs needs a 16 % change to warn and 21 % to fail.
+(The fail floor keeps its configured distance above the warn floor rather than scaling:
+a higher-is-better metric cannot get more than 100 % worse.)
 """
 
 from __future__ import annotations
@@ -40,7 +42,8 @@ def relative_steps(values: Sequence[float], breaks: Collection[int] = ()) -> np.
     keep = prev != 0
     if breaks:
         keep &= ~np.isin(np.arange(1, len(arr)), list(breaks))
-    return np.abs(cur[keep] - prev[keep]) / np.abs(prev[keep])
+    steps: np.ndarray = np.abs(cur[keep] - prev[keep]) / np.abs(prev[keep])
+    return steps
 
 
 def floors(values: Sequence[float], thresholds: Thresholds, breaks: Collection[int] = ()) -> Floors:
@@ -58,6 +61,5 @@ def floors(values: Sequence[float], thresholds: Thresholds, breaks: Collection[i
     nonzero = steps[steps > 0]
     resolution = float(nonzero.min()) * 100 if len(nonzero) else 0.0
     warn = max(thresholds.warn, FLOOR_K * variation, RESOLUTION_STEPS * resolution)
-    ratio = thresholds.fail / thresholds.warn if thresholds.warn > 0 else 1.0
-    fail = max(thresholds.fail, warn * ratio)
-    return Floors(thresholds, variation, len(recent), warn, fail)
+    fail = max(thresholds.fail, warn + thresholds.fail - thresholds.warn)
+    return Floors(thresholds, variation, len(recent), warn, fail, resolution)

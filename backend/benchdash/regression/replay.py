@@ -12,13 +12,13 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from typing import Any, TextIO
 
-from benchdash.regression.detector import HISTORY_NEEDED, assess
+from benchdash.regression.detector import HISTORY_NEEDED, assess, confirm_reruns
 from benchdash.regression.engine import HIGHER, LOWER, Thresholds
-from benchdash.regression.model import Action, OpenAlert, Point, Stage
+from benchdash.regression.model import Action, Mode, OpenAlert, Point, Stage
 
 
 class ReplayError(ValueError):
@@ -47,6 +47,48 @@ def replay(
             opened.append({"index": i, "level": d.level.value, "alarm_index": len(stored) - 1})
         elif d.action is Action.RESOLVE:
             alert = None
+    return opened
+
+
+def replay_runner(
+    points: Sequence[Point],
+    *,
+    direction: str,
+    thresholds: Thresholds,
+    rerun: Callable[[int, int], Point],
+    reruns: int = 2,
+) -> list[dict[str, Any]]:
+    """Runner-executed semantics: each suspected point gets `reruns` re-runs of its ref
+    (`rerun(position, k)` measures them) and `confirm_reruns` decides; no change-point path."""
+    stored: list[Point] = []
+    alert: OpenAlert | None = None
+    opened: list[dict[str, Any]] = []
+    for new in points:
+        history = stored[-HISTORY_NEEDED:]
+        a = assess(
+            history, new, direction=direction, thresholds=thresholds, alert=alert, mode=Mode.RUNNER
+        )
+        stage = None
+        if a.decision.action is Action.RESOLVE:
+            alert = None
+        if a.verdict.suspected:
+            again = [rerun(len(stored), k) for k in range(reruns)]
+            last_good = stored[-1] if stored else None
+            d = confirm_reruns(
+                suspect=new,
+                verdict=a.verdict,
+                reruns=again,
+                direction=direction,
+                last_good=last_good,
+                alert=alert,
+            )
+            stage = Stage.CONFIRMED if d.action is Action.OPEN else Stage.DISMISSED
+            if d.action is Action.OPEN:
+                assert d.level is not None and d.baseline_value is not None
+                assert d.warn_floor is not None
+                alert = OpenAlert(new.run_id, d.baseline_value, d.warn_floor)
+                opened.append({"index": len(stored), "level": d.level.value})
+        stored.append(replace(new, stage=stage))
     return opened
 
 

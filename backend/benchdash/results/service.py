@@ -17,9 +17,7 @@ from sqlalchemy.orm import Session
 
 from benchdash.db import utcnow
 from benchdash.kit.errors import InvalidInput, NotFound
-from benchdash.results import judge, resolve
-from benchdash.results.models import Series
-from benchdash.results.resolve import MetricRow
+from benchdash.results import ensure, judge, resolve
 from benchdash.results.schemas import DocumentIn, ResultIn
 from benchdash.runs import lifecycle
 from benchdash.runs.models import Run
@@ -120,72 +118,6 @@ def _complete_queued(*, session: Session, document: DocumentIn, run: Run, testbe
     session.flush()
 
 
-def _ensure_series(
-    *,
-    session: Session,
-    system_id: int,
-    branch_id: int,
-    testbed_id: int,
-    pairs: list[tuple[int, int]],
-) -> None:
-    """Create the series of (benchmark, metric) pairs on a branch and testbed that are new."""
-    session.execute(
-        insert(Series).on_conflict_do_nothing(),
-        [
-            {
-                "system_id": system_id,
-                "benchmark_id": b,
-                "metric_id": m,
-                "branch_id": branch_id,
-                "testbed_id": testbed_id,
-            }
-            for b, m in pairs
-        ],
-    )
-
-
-def _create_missing(
-    session: Session,
-    document: DocumentIn,
-    branch: str,
-    testbed: str,
-    declared: dict[str, tuple[str, str]],
-) -> None:
-    """The slow path of a document that names something new: create it, race-safely."""
-    system = system_service.ensure_system(session=session, slug=document.system)
-    br = system_service.ensure_branch(session=session, system_id=system.id, name=branch)
-    tb = system_service.ensure_testbed(
-        session=session, name=testbed, environment=document.environment
-    )
-    metrics = system_service.ensure_metrics(session=session, system_id=system.id, declared=declared)
-    benchmarks = system_service.ensure_benchmarks(
-        session=session,
-        system_id=system.id,
-        variants=[(r.benchmark, dict(r.parameters)) for r in document.results],
-    )
-    pairs = {
-        (
-            benchmarks[(r.benchmark, system_service.params_key(dict(r.parameters)))].id,
-            metrics[m.name].id,
-        )
-        for r in document.results
-        for m in r.metrics
-    }
-    _ensure_series(
-        session=session, system_id=system.id, branch_id=br.id, testbed_id=tb.id, pairs=sorted(pairs)
-    )
-
-
-def _check_units(declared: dict[str, tuple[str, str]], stored: dict[str, MetricRow]) -> None:
-    for name, (unit, direction) in declared.items():
-        m = stored[name]
-        if (m.unit, m.direction) != (unit, direction):
-            raise InvalidInput(
-                f"metric {name!r} is stored as {m.unit} ({m.direction}) but the document says "
-                f"{unit} ({direction}); use a new metric name or the stored unit and direction"
-            )
-
-
 def ingest(*, session: Session, document: DocumentIn) -> IngestOutcome:
     """Store one document in the caller's transaction; the same external id returns the old run."""
     _check_unique(document.results)
@@ -213,9 +145,9 @@ def ingest(*, session: Session, document: DocumentIn) -> IngestOutcome:
 
     found = lookup()
     if not found.complete(pairs):
-        _create_missing(session, document, branch_name, testbed_name, declared)
+        ensure.create_missing(session, document, branch_name, testbed_name, declared)
         found = lookup()
-    _check_units(declared, found.metrics)
+    ensure.check_units(declared, found.metrics)
     assert found.system_id and found.branch and found.testbed
     if queued is not None:
         run = queued.run

@@ -1,0 +1,83 @@
+"""The slow path of an upload that names something new, and the checks against what is stored.
+
+`create_missing` creates, race-safely (INSERT … ON CONFLICT DO NOTHING), the system, branch,
+testbed, metrics, benchmarks and series a document names for the first time.
+"""
+
+from __future__ import annotations
+
+from sqlalchemy.dialects.postgresql import insert
+from sqlalchemy.orm import Session
+
+from benchdash.kit.errors import InvalidInput
+from benchdash.results.models import Series
+from benchdash.results.resolve import MetricRow
+from benchdash.results.schemas import DocumentIn
+from benchdash.systems import service as system_service
+
+
+def ensure_series(
+    *,
+    session: Session,
+    system_id: int,
+    branch_id: int,
+    testbed_id: int,
+    pairs: list[tuple[int, int]],
+) -> None:
+    """Create the series of (benchmark, metric) pairs on a branch and testbed that are new."""
+    session.execute(
+        insert(Series).on_conflict_do_nothing(),
+        [
+            {
+                "system_id": system_id,
+                "benchmark_id": b,
+                "metric_id": m,
+                "branch_id": branch_id,
+                "testbed_id": testbed_id,
+            }
+            for b, m in pairs
+        ],
+    )
+
+
+def create_missing(
+    session: Session,
+    document: DocumentIn,
+    branch: str,
+    testbed: str,
+    declared: dict[str, tuple[str, str]],
+) -> None:
+    """The slow path of a document that names something new: create it, race-safely."""
+    system = system_service.ensure_system(session=session, slug=document.system)
+    br = system_service.ensure_branch(session=session, system_id=system.id, name=branch)
+    tb = system_service.ensure_testbed(
+        session=session, name=testbed, environment=document.environment
+    )
+    metrics = system_service.ensure_metrics(session=session, system_id=system.id, declared=declared)
+    benchmarks = system_service.ensure_benchmarks(
+        session=session,
+        system_id=system.id,
+        variants=[(r.benchmark, dict(r.parameters)) for r in document.results],
+    )
+    pairs = {
+        (
+            benchmarks[(r.benchmark, system_service.params_key(dict(r.parameters)))].id,
+            metrics[m.name].id,
+        )
+        for r in document.results
+        for m in r.metrics
+    }
+    ensure_series(
+        session=session, system_id=system.id, branch_id=br.id, testbed_id=tb.id, pairs=sorted(pairs)
+    )
+
+
+def check_units(declared: dict[str, tuple[str, str]], stored: dict[str, MetricRow]) -> None:
+    """422 when a document gives a stored metric another unit or direction."""
+    for name, (unit, direction) in declared.items():
+        m = stored[name]
+        if (m.unit, m.direction) != (unit, direction):
+            raise InvalidInput(
+                f"metric {name!r} is stored as {m.unit} ({m.direction}) but the document says "
+                f"{unit} ({direction}); use a new metric name or the stored unit and direction"
+            )
