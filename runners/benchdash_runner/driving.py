@@ -12,21 +12,22 @@ from __future__ import annotations
 
 import argparse
 import atexit
-import contextlib
 import datetime as dt
 import json
 import os
 import signal
 import subprocess
-import sys
 import time
 import tomllib
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, NoReturn
 
 from benchdash_runner import document, environment, gitinfo
+from benchdash_runner.children import Children
+from benchdash_runner.children import log as log  # drivers call driving.log
 
 BUILD_FAILED = 3
 
@@ -34,19 +35,6 @@ BUILD_FAILED = 3
 def now_iso() -> str:
     """The current UTC time in RFC 3339 with a Z suffix, to the second."""
     return dt.datetime.now(dt.UTC).replace(microsecond=0).isoformat().replace("+00:00", "Z")
-
-
-def log(message: str) -> None:
-    """One log line, flushed at once (the agent streams stdout)."""
-    print(message, flush=True)
-
-
-def _die_with_parent() -> None:
-    """In a child: ask Linux to SIGKILL it when the driver dies, however it dies."""
-    if sys.platform.startswith("linux"):
-        import ctypes
-
-        ctypes.CDLL("libc.so.6", use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
 
 
 @dataclass
@@ -59,7 +47,7 @@ class Driver:
     scenarios: list[str]
     root: Path
     started_at: str = field(default_factory=now_iso)
-    _children: list[subprocess.Popen[str]] = field(default_factory=list)
+    children: Children = field(default_factory=Children)
     _step: int = 0
 
     @property
@@ -88,23 +76,7 @@ class Driver:
         self._step += 1
         log(f"##benchdash progress {self._step}/{total or len(self.scenarios)} {name}")
 
-    # -- children --------------------------------------------------------------------------
-
-    def _spawn(
-        self, cmd: Sequence[str], cwd: Path | None, env: Mapping[str, str] | None, stdout: Any
-    ) -> subprocess.Popen[str]:
-        child = subprocess.Popen(
-            list(cmd),
-            cwd=cwd or self.system_dir,
-            env=None if env is None else dict(env),
-            stdout=stdout,
-            stderr=subprocess.STDOUT,
-            text=True,
-            start_new_session=True,
-            preexec_fn=_die_with_parent,
-        )
-        self._children.append(child)
-        return child
+    # -- children (see benchdash_runner.children) ------------------------------------------
 
     def run(
         self,
@@ -115,23 +87,10 @@ class Driver:
         echo: bool = True,
         on_line: Callable[[str], None] | None = None,
     ) -> tuple[int, str]:
-        """Run `cmd` to its end, streaming its output; return (exit code, whole output)."""
-        try:
-            child = self._spawn(cmd, cwd, env, subprocess.PIPE)
-        except OSError as exc:
-            return 127, f"cannot run {cmd[0]}: {exc}"
-        lines: list[str] = []
-        assert child.stdout is not None
-        for raw in child.stdout:
-            line = raw.rstrip("\n")
-            lines.append(line)
-            if echo:
-                log(line)
-            if on_line is not None:
-                on_line(line)
-        code = child.wait()
-        self._children.remove(child)
-        return code, "\n".join(lines)
+        """Run `cmd` (in the system's folder by default) to its end; (exit code, output)."""
+        return self.children.run(
+            cmd, cwd=cwd or self.system_dir, env=env, echo=echo, on_line=on_line
+        )
 
     def output(self, cmd: Sequence[str], *, cwd: Path | None = None) -> str | None:
         """The trimmed output of a quick query (`go env GOVERSION`), or None if it fails."""
@@ -145,7 +104,6 @@ class Driver:
             self.fail(f"{' '.join(cmd)} failed (exit {code})")
         return output
 
-    @contextlib.contextmanager
     def background(
         self,
         cmd: Sequence[str],
@@ -153,36 +111,13 @@ class Driver:
         cwd: Path | None = None,
         env: Mapping[str, str] | None = None,
         log_path: Path | None = None,
-    ) -> Iterator[subprocess.Popen[str]]:
-        """Start a server for the block's duration; it is stopped on every exit path."""
-        sink = log_path.open("w") if log_path else subprocess.DEVNULL
-        try:
-            child = self._spawn(cmd, cwd, env, sink)
-            try:
-                yield child
-            finally:
-                self._stop(child)
-        finally:
-            if log_path:
-                sink.close()  # type: ignore[union-attr]
-
-    def _stop(self, child: subprocess.Popen[str], grace_s: float = 3.0) -> None:
-        if child.poll() is None:
-            with contextlib.suppress(ProcessLookupError):
-                os.killpg(child.pid, signal.SIGTERM)
-            try:
-                child.wait(timeout=grace_s)
-            except subprocess.TimeoutExpired:
-                with contextlib.suppress(ProcessLookupError):
-                    os.killpg(child.pid, signal.SIGKILL)
-                child.wait()
-        if child in self._children:
-            self._children.remove(child)
+    ) -> AbstractContextManager[subprocess.Popen[str]]:
+        """Start a server for a `with` block; it is stopped on every exit path."""
+        return self.children.background(cmd, cwd=cwd or self.system_dir, env=env, log_path=log_path)
 
     def stop_all(self) -> None:
         """Stop every child still running (their whole process groups)."""
-        for child in list(reversed(self._children)):
-            self._stop(child, grace_s=1.0)
+        self.children.stop_all()
 
     # -- build, failure, document ----------------------------------------------------------
 
