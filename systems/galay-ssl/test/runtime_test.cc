@@ -1,0 +1,251 @@
+// The coroutine runtime: tasks, the scheduler's timers and its socket operations.
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <string>
+#include <vector>
+
+#include "galay-ssl/runtime/event.hpp"
+#include "test_support.hpp"
+
+namespace {
+
+using galay::Clock;
+using galay::Scheduler;
+using galay::Socket;
+using galay::Task;
+using namespace std::chrono_literals;
+
+Task<int> leaf(int x) { co_return x * 2; }
+
+Task<int> middle(int x) {
+  const int a = co_await leaf(x);
+  const int b = co_await leaf(a);
+  co_return a + b;
+}
+
+TEST(Task, ValuesFlowThroughNestedAwaits) {
+  Scheduler sched;
+  EXPECT_EQ(sched.blockOn(middle(5)), 10 + 20);
+}
+
+Task<long> sumSynchronously(int n) {
+  long total = 0;
+  for (int i = 0; i < n; ++i) total += co_await leaf(1);
+  co_return total;
+}
+
+TEST(Task, AMillionSynchronousAwaitsDoNotGrowTheStack) {
+  Scheduler sched;
+  EXPECT_EQ(sched.blockOn(sumSynchronously(1'000'000)), 2'000'000);
+}
+
+Task<void> sleeper(Scheduler& sched, std::chrono::milliseconds d, int id, std::vector<int>& order) {
+  co_await galay::sleepFor(sched, d);
+  order.push_back(id);
+}
+
+TEST(Scheduler, TimersFireInDeadlineOrderAndNotEarly) {
+  Scheduler sched;
+  std::vector<int> order;
+  const auto t0 = Clock::now();
+  sched.spawn(sleeper(sched, 60ms, 3, order));
+  sched.spawn(sleeper(sched, 20ms, 1, order));
+  sched.spawn(sleeper(sched, 40ms, 2, order));
+  sched.run();
+  EXPECT_GE(Clock::now() - t0, 60ms);
+  EXPECT_EQ(order, (std::vector<int>{1, 2, 3}));
+  EXPECT_EQ(sched.liveTasks(), 0u);
+}
+
+struct Flag {
+  bool* set;
+  ~Flag() { *set = true; }
+};
+
+Task<void> nap(Scheduler& sched, std::chrono::milliseconds d) { co_await galay::sleepFor(sched, d); }
+
+// Owns its socket, so destroying the frame also closes it through the scheduler.
+Task<void> parkedForever(Scheduler& sched, int fd, bool& destroyed) {
+  Flag flag{&destroyed};
+  Socket sock = Socket::adopt(sched, fd).value();
+  char c = 0;
+  co_await sock.read(&c, 1);
+  ADD_FAILURE() << "the read should never complete";
+}
+
+TEST(Scheduler, DestroyingTheSchedulerEndsUnfinishedTasks) {
+  bool destroyed = false;
+  int fds[2];
+  ASSERT_EQ(::socketpair(AF_UNIX, SOCK_STREAM, 0, fds), 0);
+  {
+    Scheduler sched;
+    sched.spawn(parkedForever(sched, fds[0], destroyed));
+    sched.blockOn(nap(sched, 10ms));
+    EXPECT_EQ(sched.liveTasks(), 1u);
+    EXPECT_FALSE(destroyed);
+  }
+  EXPECT_TRUE(destroyed);
+  EXPECT_EQ(::send(fds[1], "x", 1, MSG_NOSIGNAL), -1);  // the other end went with the task
+  EXPECT_EQ(errno, EPIPE);
+  ::close(fds[1]);
+}
+
+Task<void> echoPlain(galay::Listener& listener, std::string& seen) {
+  auto accepted = co_await listener.accept();
+  if (!accepted) co_return;
+  Socket peer = std::move(*accepted);
+  char buf[4096];
+  for (;;) {
+    auto got = co_await peer.read(buf, sizeof buf);
+    if (!got || *got == 0) break;
+    seen.append(buf, *got);
+    std::size_t off = 0;
+    while (off < *got) {
+      auto sent = co_await peer.send(buf + off, *got - off);
+      if (!sent) co_return;
+      off += *sent;
+    }
+  }
+}
+
+Task<std::string> talkPlain(Scheduler& sched, std::uint16_t port, std::string message) {
+  Socket sock = Socket::open(sched, AF_INET).value();
+  auto connected = co_await sock.connect(support::loopback(port));
+  if (!connected) co_return std::string("connect failed");
+  std::size_t off = 0;
+  while (off < message.size()) {
+    auto sent = co_await sock.send(message.data() + off, message.size() - off);
+    if (!sent) co_return std::string("send failed");
+    off += *sent;
+  }
+  std::string back(message.size(), '\0');
+  std::size_t got = 0;
+  while (got < back.size()) {
+    auto n = co_await sock.read(back.data() + got, back.size() - got);
+    if (!n || *n == 0) break;
+    got += *n;
+  }
+  back.resize(got);
+  co_return back;
+}
+
+TEST(Socket, PlainTcpEchoAndEndOfStream) {
+  Scheduler sched;
+  auto listener = support::listen(sched);
+  std::string seen;
+  sched.spawn(echoPlain(listener, seen));
+  const std::string message = support::pattern(300'000);
+  EXPECT_EQ(sched.blockOn(talkPlain(sched, listener.port(), message)), message);
+  sched.run();  // the server sees end of stream once the client socket is gone
+  EXPECT_EQ(seen, message);
+}
+
+Task<galay::IoResult> readWithDeadline(Socket& sock, Clock::duration d) {
+  char c = 0;
+  co_return co_await sock.read(&c, 1, Clock::now() + d);
+}
+
+Task<galay::IoResult> connectSocket(Socket& sock, std::uint16_t port) {
+  auto addr = support::loopback(port);
+  co_return co_await sock.connect(addr);
+}
+
+TEST(Socket, ReadTimesOutAtItsDeadline) {
+  Scheduler sched;
+  auto listener = support::listen(sched);
+  Socket client = Socket::open(sched, AF_INET).value();
+  ASSERT_TRUE(sched.blockOn(connectSocket(client, listener.port())));
+  const auto t0 = Clock::now();
+  auto r = sched.blockOn(readWithDeadline(client, 50ms));
+  ASSERT_FALSE(r);
+  EXPECT_EQ(r.error().value(), ETIMEDOUT);
+  EXPECT_GE(Clock::now() - t0, 50ms);
+  EXPECT_LT(Clock::now() - t0, 5s);
+}
+
+Task<galay::IoResult> connectTo(Scheduler& sched, std::uint16_t port) {
+  Socket sock = Socket::open(sched, AF_INET).value();
+  auto addr = support::loopback(port);
+  co_return co_await sock.connect(addr);
+}
+
+TEST(Socket, ConnectToAClosedPortIsRefused) {
+  Scheduler sched;
+  std::uint16_t port = 0;
+  {
+    auto listener = support::listen(sched);
+    port = listener.port();
+  }
+  auto r = sched.blockOn(connectTo(sched, port));
+  ASSERT_FALSE(r);
+  EXPECT_EQ(r.error().value(), ECONNREFUSED);
+}
+
+Task<void> readInto(Socket& sock, galay::IoResult& out) {
+  char c = 0;
+  out = co_await sock.read(&c, 1);
+}
+
+Task<void> closeLater(Scheduler& sched, Socket& sock) {
+  co_await galay::sleepFor(sched, 10ms);
+  sock.close();
+}
+
+TEST(Socket, ClosingWakesAParkedReadWithECANCELED) {
+  Scheduler sched;
+  int fds[2];
+  ASSERT_EQ(::pipe(fds), 0);
+  Socket reader = Socket::adopt(sched, fds[0]).value();
+  galay::IoResult out = 0;
+  sched.spawn(readInto(reader, out));
+  sched.spawn(closeLater(sched, reader));
+  sched.run();
+  ASSERT_FALSE(out);
+  EXPECT_EQ(out.error().value(), ECANCELED);
+  ::close(fds[1]);
+}
+
+Task<void> acceptN(galay::Listener& listener, int n, int& accepted) {
+  for (int i = 0; i < n; ++i) {
+    auto peer = co_await listener.accept();
+    if (peer) ++accepted;
+  }
+}
+
+TEST(Socket, SlotsAreReusedAcrossThousandsOfConnections) {
+  Scheduler sched;
+  auto listener = support::listen(sched);
+  int accepted = 0;
+  constexpr int kConnections = 3000;  // several slot chunks' worth of open/close
+  sched.spawn(acceptN(listener, kConnections, accepted));
+  int ok = 0;
+  for (int i = 0; i < kConnections; ++i) ok += sched.blockOn(connectTo(sched, listener.port())) ? 1 : 0;
+  sched.run();
+  EXPECT_EQ(ok, kConnections);
+  EXPECT_EQ(accepted, kConnections);
+}
+
+Task<void> waitFor(galay::Event& e, bool& woke) {
+  co_await e.wait();
+  woke = true;
+}
+
+Task<void> setLater(Scheduler& sched, galay::Event& e) {
+  co_await galay::sleepFor(sched, 5ms);
+  e.set();
+}
+
+TEST(Event, AWaiterResumesAfterSet) {
+  Scheduler sched;
+  galay::Event e(sched);
+  bool woke = false;
+  sched.spawn(waitFor(e, woke));
+  sched.spawn(setLater(sched, e));
+  sched.run();
+  EXPECT_TRUE(woke);
+  EXPECT_TRUE(e.isSet());
+}
+
+}  // namespace
