@@ -27,7 +27,7 @@ export default defineConfig({
   },
   test: {
     environment: "jsdom",
-    include: ["src/**/*.test.{ts,tsx}"],
+    include: ["src/**/*.test.{ts,tsx}", "lint/**/*.test.ts"],
     setupFiles: ["src/test/setup.ts"],
   },
 });

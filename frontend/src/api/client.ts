@@ -1,25 +1,8 @@
+// The typed HTTP client. Only `features/*/api/` modules may import this file (ESLint enforces it):
+// every request the UI makes lives in one of those, next to its queryOptions and hook.
 import createClient, { type Middleware } from "openapi-fetch";
-import type { components, paths } from "@/api/schema";
-
-export type Schemas = components["schemas"];
-
-/** An error from the API, carrying the RFC 7807 problem body when there is one. */
-export class ApiError extends Error {
-  readonly status: number;
-  readonly detail: string | undefined;
-
-  constructor(status: number, title: string, detail?: string) {
-    super(detail ? `${title}: ${detail}` : title);
-    this.name = "ApiError";
-    this.status = status;
-    this.detail = detail;
-  }
-
-  /** True when the request never reached a working API (network error or gateway failure). */
-  get unreachable(): boolean {
-    return this.status === 0 || this.status === 502 || this.status === 503 || this.status === 504;
-  }
-}
+import { ApiError } from "@/api/errors";
+import type { paths } from "@/api/schema";
 
 // Every cookie-authenticated mutation must carry this header: the server refuses it otherwise.
 const csrf: Middleware = {

@@ -1,6 +1,6 @@
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { RouterProvider } from "react-router";
-import { ApiError } from "@/api/client";
+import { ApiError } from "@/api/errors";
 import { router } from "@/app/router";
 
 const queryClient = new QueryClient({

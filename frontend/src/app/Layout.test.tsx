@@ -34,14 +34,9 @@ describe("Layout", () => {
       "fetch",
       vi.fn(async (input: RequestInfo | URL) => {
         const url = typeof input === "string" ? input : input instanceof URL ? input.href : input.url;
+        // Signed out, the API answers 200 with a JSON null (GET /api/v1/auth/me → UserRead | null).
         if (url.endsWith("/api/v1/auth/me"))
-          return new Response(
-            JSON.stringify({ title: "Unauthorized", status: 401, detail: "not signed in" }),
-            {
-              status: 401,
-              headers: { "content-type": "application/problem+json" },
-            },
-          );
+          return new Response("null", { status: 200, headers: { "content-type": "application/json" } });
         return new Response(JSON.stringify({ status: "ok" }), {
           status: 200,
           headers: { "content-type": "application/json" },
@@ -52,5 +47,25 @@ describe("Layout", () => {
     const link = await screen.findByRole("link", { name: "Sign in" });
     expect(link.getAttribute("href")).toBe("/sign-in?next=%2Falerts");
     expect(screen.queryByTestId("api-down")).toBeNull();
+  });
+
+  it("names the signed-in user and offers sign-out", async () => {
+    vi.stubGlobal(
+      "fetch",
+      vi.fn(async (input: RequestInfo | URL) => {
+        const url = typeof input === "string" ? input : input instanceof URL ? input.href : input.url;
+        const body = url.endsWith("/api/v1/auth/me")
+          ? { username: "ada", is_admin: false }
+          : { status: "ok" };
+        return new Response(JSON.stringify(body), {
+          status: 200,
+          headers: { "content-type": "application/json" },
+        });
+      }),
+    );
+    renderAt("/alerts");
+    expect(await screen.findByRole("button", { name: "Sign out" })).toBeTruthy();
+    expect(screen.getByText("ada")).toBeTruthy();
+    expect(screen.queryByRole("link", { name: "Sign in" })).toBeNull();
   });
 });

@@ -1,60 +1,52 @@
-import { Link, NavLink, Outlet, useLocation } from "react-router";
-import { useApiDown } from "@/hooks/useApiHealth";
-import { useLogout, useMe } from "@/lib/auth";
+import { Link, NavLink, Outlet } from "react-router";
+import styles from "@/app/Layout.module.css";
+import { Banner } from "@/components/ui/Banner";
+import { useMe } from "@/features/auth/api/getMe";
+import { UserMenu } from "@/features/auth/components/UserMenu";
+import { useApiDown } from "@/features/health/hooks/useApiDown";
+import { SessionContext } from "@/lib/session";
 
-function UserMenu() {
-  const me = useMe();
-  const logout = useLogout();
-  const location = useLocation();
-  if (me.isPending || location.pathname === "/sign-in") return null;
-  if (!me.data) {
-    const next = encodeURIComponent(location.pathname + location.search);
-    return (
-      <Link className="nav-signin" to={`/sign-in?next=${next}`}>
-        Sign in
-      </Link>
-    );
-  }
-  return (
-    <span className="nav-user">
-      <span title="Signed in">{me.data.username}</span>
-      <button type="button" className="btn-link" onClick={() => logout.mutate()}>
-        Sign out
-      </button>
-    </span>
-  );
-}
+const navClass = ({ isActive }: { isActive: boolean }) => (isActive ? styles.active : undefined);
 
+/** The app shell: top bar, the API-down banner, and the signed-in user for every page below. */
 export function Layout() {
   const apiDown = useApiDown();
+  const me = useMe();
+  const user = me.data ?? null;
   return (
-    <div className="app">
-      <header className="topbar">
-        <Link to="/" className="brand" aria-label="benchdash home">
+    <SessionContext value={user}>
+      <header className={styles.topbar}>
+        <Link to="/" className={styles.brand} aria-label="benchdash home">
           <svg width="20" height="20" viewBox="0 0 16 16" aria-hidden="true">
             <path d="M1 13 5 8l3 3 6-8" stroke="currentColor" strokeWidth="2" fill="none" />
           </svg>
           benchdash
         </Link>
-        <nav className="nav">
-          <NavLink to="/" end>
+        <nav className={styles.nav}>
+          <NavLink to="/" end className={navClass}>
             Overview
           </NavLink>
-          <NavLink to="/runs">Runs</NavLink>
-          <NavLink to="/alerts">Alerts</NavLink>
-          <NavLink to="/compare">Compare</NavLink>
+          <NavLink to="/runs" className={navClass}>
+            Runs
+          </NavLink>
+          <NavLink to="/alerts" className={navClass}>
+            Alerts
+          </NavLink>
+          <NavLink to="/compare" className={navClass}>
+            Compare
+          </NavLink>
         </nav>
-        <UserMenu />
+        <UserMenu user={user} pending={me.isPending} />
       </header>
       {apiDown ? (
-        <div className="banner banner-error" role="alert" data-testid="api-down">
+        <Banner tone="error" wide testId="api-down">
           <strong>The benchdash API cannot be reached.</strong> The data shown may be stale; this page retries
           on its own.
-        </div>
+        </Banner>
       ) : null}
-      <main className="main">
+      <main className={styles.main}>
         <Outlet />
       </main>
-    </div>
+    </SessionContext>
   );
 }

@@ -1,4 +1,5 @@
 /** Verdict levels: their words, colours, marker shapes, and one-sentence explanations. */
+import { color, type ColorToken } from "@/lib/tokens";
 
 export type Level = "fail" | "warn" | "improved" | "noisy" | "unstable" | "ok" | "no_baseline";
 export type Shape = "triangleDown" | "diamond" | "triangleUp" | "ring" | "square" | "dot" | "hollow";
@@ -7,8 +8,8 @@ export interface LevelInfo {
   label: string;
   description: string;
   shape: Shape;
-  /** CSS custom property name holding the colour. */
-  color: string;
+  /** The colour, as a reference to its design token. */
+  color: ColorToken;
   /** Sort rank: the worst first. */
   rank: number;
 }
@@ -18,43 +19,43 @@ export const LEVELS: Record<Level, LevelInfo> = {
     label: "Fail",
     description: "worse beyond the fail threshold",
     shape: "triangleDown",
-    color: "var(--fail)",
+    color: color.fail,
     rank: 0,
   },
   warn: {
     label: "Warn",
     description: "worse beyond the warn threshold",
     shape: "diamond",
-    color: "var(--warn)",
+    color: color.warn,
     rank: 1,
   },
   unstable: {
     label: "Unstable",
     description: "samples vary too much",
     shape: "square",
-    color: "var(--unstable)",
+    color: color.unstable,
     rank: 2,
   },
   noisy: {
     label: "Noisy",
     description: "a change, but not significant",
     shape: "ring",
-    color: "var(--noisy)",
+    color: color.noisy,
     rank: 3,
   },
   improved: {
     label: "Improved",
     description: "better beyond the threshold",
     shape: "triangleUp",
-    color: "var(--improved)",
+    color: color.improved,
     rank: 4,
   },
-  ok: { label: "OK", description: "within the thresholds", shape: "dot", color: "var(--ok)", rank: 5 },
+  ok: { label: "OK", description: "within the thresholds", shape: "dot", color: color.ok, rank: 5 },
   no_baseline: {
     label: "No baseline",
     description: "nothing earlier to compare with",
     shape: "hollow",
-    color: "var(--muted)",
+    color: color.muted,
     rank: 6,
   },
 };

@@ -1,4 +1,4 @@
-import type { Schemas } from "@/api/client";
+import type { Schemas } from "@/api/types";
 
 let nextId = 1;
 
@@ -9,6 +9,7 @@ export function measurement(overrides: Partial<Schemas["VerdictRead"]> = {}): Sc
     measurement_id: id,
     benchmark: "medium_concurrency",
     parameters: { threads: 4 },
+    params_key: '{"threads":4}',
     metric: "requests_per_second",
     unit: "req/s",
     direction: "higher_is_better",

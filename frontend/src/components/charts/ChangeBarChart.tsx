@@ -9,7 +9,9 @@ import {
   XAxis,
   YAxis,
 } from "recharts";
+import styles from "@/components/charts/ChangeBarChart.module.css";
 import { formatChange } from "@/lib/format";
+import { color } from "@/lib/tokens";
 import { LEVELS, toLevel } from "@/lib/verdict";
 
 export interface ChangeBar {
@@ -26,23 +28,23 @@ export function ChangeBarChart({ rows }: { rows: readonly ChangeBar[] }) {
   if (!data.length) return null;
   const height = Math.max(120, data.length * 28 + 40);
   return (
-    <div className="bar-chart" data-testid="change-bars">
+    <div className={styles.chart} data-testid="change-bars">
       <ResponsiveContainer width="100%" height={height}>
         <BarChart data={data} layout="vertical" margin={{ top: 4, right: 72, bottom: 4, left: 8 }}>
-          <CartesianGrid stroke="var(--grid)" horizontal={false} />
+          <CartesianGrid stroke={color.grid} horizontal={false} />
           <XAxis
             type="number"
             tickFormatter={(v: number) => formatChange(v)}
-            tick={{ fontSize: 11, fill: "var(--muted)" }}
+            tick={{ fontSize: 11, fill: color.muted }}
           />
           <YAxis
             type="category"
             dataKey="label"
             width={320}
-            tick={{ fontSize: 11, fill: "var(--text)" }}
+            tick={{ fontSize: 11, fill: color.text }}
             interval={0}
           />
-          <ReferenceLine x={0} stroke="var(--border-strong)" />
+          <ReferenceLine x={0} stroke={color.borderStrong} />
           <Tooltip
             isAnimationActive={false}
             formatter={(value, _name, item) => [

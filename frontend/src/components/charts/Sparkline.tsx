@@ -1,5 +1,7 @@
-import { LEVELS, toLevel } from "@/lib/verdict";
 import { MarkerIcon } from "@/components/charts/Marker";
+import styles from "@/components/charts/Sparkline.module.css";
+import { color } from "@/lib/tokens";
+import { LEVELS, toLevel } from "@/lib/verdict";
 
 interface SparklineProps {
   values: readonly number[];
@@ -11,7 +13,7 @@ interface SparklineProps {
 
 /** A small trend line; the last point carries the latest verdict's marker. */
 export function Sparkline({ values, level, width = 220, height = 48, label }: SparklineProps) {
-  if (values.length < 2) return <div className="sparkline-empty muted">Not enough runs for a trend</div>;
+  if (values.length < 2) return <div className={styles.empty}>Not enough runs for a trend</div>;
   // At least ±2 % of the mean in view, so run-to-run noise of a fraction of a percent looks flat.
   const mean = values.reduce((a, b) => a + b, 0) / values.length;
   const lo = Math.min(...values);
@@ -25,13 +27,13 @@ export function Sparkline({ values, level, width = 220, height = 48, label }: Sp
   const l = toLevel(level);
   const last = values[values.length - 1]!;
   return (
-    <svg className="sparkline" viewBox={`0 0 ${width} ${height}`} role="img" aria-label={label}>
+    <svg className={styles.sparkline} viewBox={`0 0 ${width} ${height}`} role="img" aria-label={label}>
       <path
         d={`${d}L${x(values.length - 1)},${height}L${x(0)},${height}Z`}
-        fill="var(--accent-soft)"
+        fill={color.accentSoft}
         stroke="none"
       />
-      <path d={d} fill="none" stroke="var(--accent)" strokeWidth={1.5} />
+      <path d={d} fill="none" stroke={color.accent} strokeWidth={1.5} />
       <g transform={`translate(${x(values.length - 1) - 7},${y(last) - 7})`}>
         <MarkerIcon shape={LEVELS[l].shape} color={LEVELS[l].color} size={14} />
       </g>

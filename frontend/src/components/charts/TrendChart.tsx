@@ -4,7 +4,9 @@ import { trendDot } from "@/components/charts/TrendDot";
 import { TrendTooltip } from "@/components/charts/TrendTooltip";
 import { usePaintMark } from "@/components/charts/usePaintMark";
 import { nearestByTime, prepareTrend, shortDate, type TrendPoint } from "@/components/charts/trendData";
+import styles from "@/components/charts/TrendChart.module.css";
 import { digitsForStep, formatValue } from "@/lib/format";
+import { color } from "@/lib/tokens";
 
 interface TrendChartProps {
   points: readonly TrendPoint[];
@@ -13,7 +15,7 @@ interface TrendChartProps {
   warnThreshold: number;
   failThreshold: number;
   branch: string;
-  /** Names the chart in the page's paint log (window.__benchdashPaint) used by the e2e timing. */
+  /** Names the chart's first-paint entry in the page's User Timing (see usePaintMark). */
   paintKey: string;
   onPointClick: (runId: number) => void;
   height?: number;
@@ -44,7 +46,7 @@ export function TrendChart(props: TrendChartProps) {
   const renderDot = useMemo(() => trendDot({ unit, showOk, onPointClick }), [unit, showOk, onPointClick]);
 
   return (
-    <div ref={ref} className="trend-chart" data-points={data.length}>
+    <div ref={ref} className={styles.chart} data-testid="trend-chart" data-points={data.length}>
       <ComposedChart
         responsive
         style={{ width: "100%", height, cursor: "pointer" }}
@@ -57,7 +59,7 @@ export function TrendChart(props: TrendChartProps) {
         }}
       >
         <CartesianGrid
-          stroke="var(--grid)"
+          stroke={color.grid}
           vertical={false}
           verticalCoordinatesGenerator={() => []}
           // Grid lines on our own ticks: Recharts' default measures every tick label's text first.
@@ -77,8 +79,8 @@ export function TrendChart(props: TrendChartProps) {
           ticks={xTicks}
           interval={0}
           tickFormatter={shortDate}
-          tick={{ fontSize: 11, fill: "var(--muted)" }}
-          stroke="var(--border)"
+          tick={{ fontSize: 11, fill: color.muted }}
+          stroke={color.border}
         />
         <YAxis
           domain={domain}
@@ -86,15 +88,15 @@ export function TrendChart(props: TrendChartProps) {
           interval={0}
           allowDataOverflow
           tickFormatter={(v: number) => formatValue(v, unit, tickDigits)}
-          tick={{ fontSize: 11, fill: "var(--muted)" }}
-          stroke="var(--border)"
+          tick={{ fontSize: 11, fill: color.muted }}
+          stroke={color.border}
           width={72}
         />
         <Tooltip content={<TrendTooltip unit={unit} branch={branch} />} isAnimationActive={false} />
         <Area
           dataKey="failBand"
           stroke="none"
-          fill="var(--fail-zone)"
+          fill={color.failZone}
           isAnimationActive={false}
           connectNulls={false}
           activeDot={false}
@@ -103,16 +105,16 @@ export function TrendChart(props: TrendChartProps) {
         <Area
           dataKey="warnBand"
           stroke="none"
-          fill="var(--warn-zone)"
+          fill={color.warnZone}
           isAnimationActive={false}
           connectNulls={false}
           activeDot={false}
           type="stepAfter"
         />
-        <Area dataKey="range" stroke="none" fill="var(--range)" isAnimationActive={false} activeDot={false} />
+        <Area dataKey="range" stroke="none" fill={color.range} isAnimationActive={false} activeDot={false} />
         <Line
           dataKey="baseline"
-          stroke="var(--baseline)"
+          stroke={color.baseline}
           strokeDasharray="5 4"
           strokeWidth={1.5}
           dot={false}
@@ -122,7 +124,7 @@ export function TrendChart(props: TrendChartProps) {
         />
         <Line
           dataKey="value"
-          stroke="var(--accent)"
+          stroke={color.accent}
           strokeWidth={1.8}
           dot={renderDot}
           activeDot={{ r: 5 }}
@@ -133,7 +135,7 @@ export function TrendChart(props: TrendChartProps) {
             dataKey="x"
             height={18}
             travellerWidth={8}
-            stroke="var(--border-strong)"
+            stroke={color.borderStrong}
             tickFormatter={shortDate}
           />
         ) : null}

@@ -28,7 +28,7 @@ export function trendDot({ unit, showOk, onPointClick }: DotOptions) {
     return (
       <g
         key={key}
-        className="point-marker"
+        data-testid="point-marker"
         data-level={level}
         data-run={payload.run_id}
         onClick={(e) => {

@@ -1,3 +1,4 @@
+import styles from "@/components/charts/TrendTooltip.module.css";
 import type { TrendDatum } from "@/components/charts/trendData";
 import { VerdictBadge } from "@/components/ui/VerdictBadge";
 import { formatChange, formatDateTime, formatPValue, formatValue, shortCommit } from "@/lib/format";
@@ -14,8 +15,8 @@ export function TrendTooltip({ active, payload, unit, branch }: TrendTooltipProp
   const d = payload?.[0]?.payload as TrendDatum | undefined;
   if (!active || !d) return null;
   return (
-    <div className="chart-tooltip">
-      <div className="tt-head">
+    <div className={styles.tooltip} data-testid="chart-tooltip">
+      <div className={styles.head}>
         <span className="mono">{shortCommit(d.commit)}</span>
         <VerdictBadge level={d.level} />
       </div>

@@ -1,27 +1,27 @@
 import { useEffect, type RefObject } from "react";
 
-declare global {
-  interface Window {
-    /** When each chart first painted, in ms since navigation start (read by the e2e timing). */
-    __benchdashPaint?: Record<string, number>;
-  }
-}
+/** Prefix of the User Timing entries the charts leave: `benchdash:paint <key>`. */
+export const PAINT_PREFIX = "benchdash:paint ";
 
 /**
- * Record the frame in which `selector` first appears inside `ref`. Recharts draws after measuring
- * its container, outside the owning component's renders, so this watches the DOM instead.
+ * Leave a `performance.mark` at, and a `performance.measure` from navigation start to, the frame in which
+ * `selector` first appears inside `ref` (once per chart key and page load), for DevTools and the e2e report.
+ * Recharts draws after measuring its container, outside the owning component's renders, so
+ * this watches the DOM instead.
  */
 export function usePaintMark(ref: RefObject<HTMLElement | null>, key: string, selector: string): void {
   useEffect(() => {
     const el = ref.current;
-    if (!el || window.__benchdashPaint?.[key] !== undefined) return;
+    const name = PAINT_PREFIX + key;
+    if (!el || performance.getEntriesByName(name, "measure").length) return;
     let frame = 0;
     const check = () => {
       if (frame || !el.querySelector(selector)) return;
       observer.disconnect();
       frame = requestAnimationFrame(() => {
-        window.__benchdashPaint ??= {};
-        window.__benchdashPaint[key] ??= performance.now();
+        if (performance.getEntriesByName(name, "measure").length) return;
+        const painted = performance.mark(name, { detail: { key } });
+        performance.measure(name, { start: 0, end: painted.startTime, detail: { key } });
       });
     };
     const observer = new MutationObserver(check);

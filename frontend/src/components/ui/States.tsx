@@ -1,18 +1,28 @@
+import clsx from "clsx";
 import type { ReactNode } from "react";
-import { ApiError } from "@/api/client";
+import { ApiError } from "@/api/errors";
+import { Button } from "@/components/ui/Button";
+import styles from "@/components/ui/States.module.css";
 
 export function Loading({ label = "Loading…" }: { label?: string }) {
   return (
-    <div className="state state-loading" role="status" aria-live="polite">
-      <span className="spinner" aria-hidden="true" />
+    <div className={clsx(styles.state, styles.loading)} role="status" aria-live="polite">
+      <span className={styles.spinner} aria-hidden="true" />
       {label}
     </div>
   );
 }
 
-export function Empty({ title, children }: { title: string; children?: ReactNode }) {
+interface EmptyProps {
+  title: string;
+  children?: ReactNode;
+  /** Inside a card: no dashed frame of its own. */
+  plain?: boolean;
+}
+
+export function Empty({ title, children, plain = false }: EmptyProps) {
   return (
-    <div className="state state-empty">
+    <div className={clsx(styles.state, plain ? styles.plain : styles.empty)}>
       <strong>{title}</strong>
       {children ? <div className="muted">{children}</div> : null}
     </div>
@@ -30,13 +40,13 @@ export function ErrorState({ error, onRetry }: { error: unknown; onRetry?: () =>
       : "Something went wrong";
   const detail = error instanceof Error ? error.message : String(error);
   return (
-    <div className="state state-error" role="alert">
+    <div className={clsx(styles.state, styles.error)} role="alert">
       <strong>{title}</strong>
       <div className="muted">{detail}</div>
       {onRetry ? (
-        <button type="button" className="btn btn-small" onClick={onRetry}>
+        <Button size="small" onClick={onRetry}>
           Try again
-        </button>
+        </Button>
       ) : null}
     </div>
   );

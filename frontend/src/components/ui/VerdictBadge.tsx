@@ -1,4 +1,6 @@
+import { ALERT_STATUSES, RUN_STATES, type AlertStatus, type RunStatus } from "@/api/types";
 import { MarkerIcon } from "@/components/charts/Marker";
+import { Badge, type Tone } from "@/components/ui/Badge";
 import { LEVELS, toLevel } from "@/lib/verdict";
 
 /** A verdict as shape + word + colour. */
@@ -6,15 +8,15 @@ export function VerdictBadge({ level }: { level: string | null | undefined }) {
   const l = toLevel(level);
   const info = LEVELS[l];
   return (
-    <span className={`badge badge-${l}`} title={info.description} data-level={l}>
+    <Badge tone={l} title={info.description} level={l}>
       <MarkerIcon shape={info.shape} color={info.color} size={11} />
       {info.label}
-    </span>
+    </Badge>
   );
 }
 
-const STATUS_CLASS: Record<string, string> = {
-  completed: "ok",
+const STATUS_TONE: Record<RunStatus | AlertStatus, Tone> = {
+  completed: "success",
   failed: "fail",
   timed_out: "fail",
   cancelled: "muted",
@@ -24,12 +26,19 @@ const STATUS_CLASS: Record<string, string> = {
   uploading: "info",
   open: "fail",
   acknowledged: "warn",
-  resolved: "ok",
+  resolved: "success",
 };
+const KNOWN: readonly string[] = [...RUN_STATES, ...ALERT_STATUSES];
+
+/** The tone of a run or alert state (unknown states read as muted). */
+export const statusTone = (status: string): Tone =>
+  KNOWN.includes(status) ? STATUS_TONE[status as RunStatus | AlertStatus] : "muted";
 
 /** A run or alert status in words. */
 export function StatusBadge({ status }: { status: string }) {
   return (
-    <span className={`status status-${STATUS_CLASS[status] ?? "muted"}`}>{status.replace("_", " ")}</span>
+    <Badge tone={statusTone(status)} shape="tag">
+      {status.replace("_", " ")}
+    </Badge>
   );
 }

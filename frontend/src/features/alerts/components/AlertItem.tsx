@@ -1,7 +1,11 @@
 import { Link, useLocation } from "react-router";
-import type { Schemas } from "@/api/client";
+import type { Schemas } from "@/api/types";
+import { Button } from "@/components/ui/Button";
+import { Card } from "@/components/ui/Card";
+import { Change } from "@/components/ui/Change";
 import { StatusBadge } from "@/components/ui/VerdictBadge";
-import { formatChange, formatParameters, formatRelative, shortCommit } from "@/lib/format";
+import { formatParameters, formatRelative, shortCommit } from "@/lib/format";
+import styles from "@/features/alerts/components/AlertItem.module.css";
 
 interface AlertItemProps {
   alert: Schemas["AlertRead"];
@@ -10,52 +14,49 @@ interface AlertItemProps {
   onAcknowledge: (id: number) => void;
 }
 
+function History({ alert: a }: { alert: Schemas["AlertRead"] }) {
+  return (
+    <span>
+      Branch <span className="mono">{a.branch}</span> · testbed {a.testbed} · run{" "}
+      <Link to={`/runs/${a.run_id}`}>
+        #{a.run_id} ({shortCommit(a.commit)})
+      </Link>{" "}
+      · opened {formatRelative(a.opened_at)}
+      {a.acknowledged_at
+        ? ` · acknowledged ${formatRelative(a.acknowledged_at)} by ${a.acknowledged_by ?? "someone"}`
+        : ""}
+      {a.resolved_at ? ` · resolved ${formatRelative(a.resolved_at)}` : ""}
+    </span>
+  );
+}
+
+/** One alert: what regressed, the sentence explaining it, and Acknowledge (or Sign in to). */
 export function AlertItem({ alert: a, signedIn, pending, onAcknowledge }: AlertItemProps) {
   const location = useLocation();
   const params = formatParameters(a.parameters);
   return (
-    <li className="alert-item card" data-testid="alert" data-alert-id={a.id} data-status={a.status}>
-      <div className="alert-main">
+    <Card as="li" className={styles.item} data-testid="alert" data-alert-id={a.id} data-status={a.status}>
+      <div className={styles.main}>
         <StatusBadge status={a.status} />
-        <Link to={a.series_url} className="alert-title">
+        <Link to={a.series_url} className={styles.title}>
           <strong>{a.system}</strong> · <span data-testid="alert-benchmark">{a.benchmark}</span>
           {params ? <span className="muted"> ({params})</span> : null} · {a.metric}
         </Link>
-        <span className="change change-fail">{formatChange(a.change_pct)}</span>
+        <Change pct={a.change_pct} level="fail" />
       </div>
-      <p className="explanation">{a.explanation}</p>
-      <div className="alert-foot small muted">
-        <span>
-          Branch <span className="mono">{a.branch}</span> · testbed {a.testbed} · run{" "}
-          <Link to={`/runs/${a.run_id}`}>
-            #{a.run_id} ({shortCommit(a.commit)})
-          </Link>{" "}
-          · opened {formatRelative(a.opened_at)}
-          {a.acknowledged_at
-            ? ` · acknowledged ${formatRelative(a.acknowledged_at)} by ${a.acknowledged_by ?? "someone"}`
-            : ""}
-          {a.resolved_at ? ` · resolved ${formatRelative(a.resolved_at)}` : ""}
-        </span>
-        {a.status === "open" ? (
-          signedIn ? (
-            <button
-              type="button"
-              className="btn btn-small"
-              disabled={pending}
-              onClick={() => onAcknowledge(a.id)}
-            >
-              {pending ? "Acknowledging…" : "Acknowledge"}
-            </button>
-          ) : (
-            <Link
-              to={`/sign-in?next=${encodeURIComponent(location.pathname + location.search)}`}
-              className="small"
-            >
-              Sign in to acknowledge
-            </Link>
-          )
-        ) : null}
+      <p className={styles.explanation}>{a.explanation}</p>
+      <div className={styles.foot}>
+        <History alert={a} />
+        {a.status !== "open" ? null : signedIn ? (
+          <Button size="small" disabled={pending} onClick={() => onAcknowledge(a.id)}>
+            {pending ? "Acknowledging…" : "Acknowledge"}
+          </Button>
+        ) : (
+          <Link to={`/sign-in?next=${encodeURIComponent(location.pathname + location.search)}`}>
+            Sign in to acknowledge
+          </Link>
+        )}
       </div>
-    </li>
+    </Card>
   );
 }

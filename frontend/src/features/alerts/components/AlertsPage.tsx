@@ -1,8 +1,13 @@
+import type { AlertStatus } from "@/api/types";
+import { Button } from "@/components/ui/Button";
+import { Page, PageHeader, Section } from "@/components/ui/Page";
+import { Segment, Segmented } from "@/components/ui/Segmented";
 import { ErrorState, Empty, Loading } from "@/components/ui/States";
-import { useMe } from "@/lib/auth";
+import { useSignedInUser } from "@/lib/session";
 import { useAcknowledgeAlert } from "@/features/alerts/api/acknowledgeAlert";
 import { useAlerts } from "@/features/alerts/api/getAlerts";
 import { AlertItem } from "@/features/alerts/components/AlertItem";
+import styles from "@/features/alerts/components/AlertsPage.module.css";
 import { ALERT_TABS, tabStatuses, type AlertsSearch } from "@/features/alerts/hooks/useAlertsSearch";
 
 const TAB_LABEL = {
@@ -17,73 +22,72 @@ interface AlertsPageProps {
   onSearch: (patch: Partial<AlertsSearch>) => void;
 }
 
+/** Alerts by state, with Acknowledge for a signed-in user. */
 export function AlertsPage({ search, onSearch }: AlertsPageProps) {
-  const alerts = useAlerts(tabStatuses(search.tab), search.system);
-  const me = useMe();
+  const statuses = tabStatuses(search.tab);
+  const alerts = useAlerts(statuses, search.system);
+  const signedIn = Boolean(useSignedInUser());
   const ack = useAcknowledgeAlert();
-  const groups = search.tab === "active" ? ["open", "acknowledged"] : [search.tab];
   return (
-    <div className="page">
-      <div className="page-head">
-        <h1>Alerts</h1>
+    <Page>
+      <PageHeader title="Alerts">
         <p className="muted">
           A fail verdict opens an alert; it closes by itself when the series recovers.
           {search.system ? (
             <>
               {" "}
               Showing <strong>{search.system}</strong> only ·{" "}
-              <button type="button" className="btn-link" onClick={() => onSearch({ system: null })}>
+              <Button variant="link" onClick={() => onSearch({ system: null })}>
                 show every system
-              </button>
+              </Button>
             </>
           ) : null}
         </p>
-      </div>
-      <div className="segmented tabs" role="tablist">
+      </PageHeader>
+      <Segmented role="tablist" className={styles.tabs}>
         {ALERT_TABS.map((t) => (
-          <button
-            key={t}
-            type="button"
-            role="tab"
-            aria-selected={search.tab === t}
-            onClick={() => onSearch({ tab: t })}
-          >
+          <Segment key={t} tab selected={search.tab === t} onSelect={() => onSearch({ tab: t })}>
             {TAB_LABEL[t]}
-          </button>
+          </Segment>
         ))}
-      </div>
+      </Segmented>
       {ack.isError ? <ErrorState error={ack.error} /> : null}
       {alerts.isPending ? (
         <Loading label="Loading alerts…" />
       ) : alerts.isError ? (
         <ErrorState error={alerts.error} onRetry={() => void alerts.refetch()} />
       ) : (
-        groups.map((status) => {
+        statuses.map((status: AlertStatus) => {
           const list = alerts.data.filter((a) => a.status === status);
           return (
-            <section key={status} className="section" data-testid={`alerts-${status}`}>
-              <h2 className="section-title">
-                {TAB_LABEL[status as keyof typeof TAB_LABEL]} <span className="muted">({list.length})</span>
-              </h2>
+            <Section
+              key={status}
+              testId={`alerts-${status}`}
+              title={
+                <>
+                  {TAB_LABEL[status]} <span className="muted">({list.length})</span>
+                </>
+              }
+            >
               {list.length === 0 ? (
                 <Empty title={`No ${status} alerts`} />
               ) : (
-                <ul className="alert-list">
+                <ul className={styles.list}>
                   {list.map((a) => (
                     <AlertItem
                       key={a.id}
                       alert={a}
-                      signedIn={Boolean(me.data)}
+                      signedIn={signedIn}
                       pending={ack.isPending && ack.variables === a.id}
                       onAcknowledge={(id) => ack.mutate(id)}
                     />
                   ))}
                 </ul>
               )}
-            </section>
+            </Section>
           );
         })
       )}
-    </div>
+    </Page>
   );
 }

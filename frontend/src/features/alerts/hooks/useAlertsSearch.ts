@@ -1,5 +1,6 @@
 import { useCallback, useMemo } from "react";
 import { useSearchParams } from "react-router";
+import type { AlertStatus } from "@/api/types";
 
 export const ALERT_TABS = ["active", "open", "acknowledged", "resolved"] as const;
 export type AlertTab = (typeof ALERT_TABS)[number];
@@ -9,7 +10,9 @@ export interface AlertsSearch {
   system: string | null;
 }
 
-export const tabStatuses = (tab: AlertTab): string[] => (tab === "active" ? ["open", "acknowledged"] : [tab]);
+/** The alert states a tab lists, in the order their sections appear. */
+export const tabStatuses = (tab: AlertTab): AlertStatus[] =>
+  tab === "active" ? ["open", "acknowledged"] : [tab];
 
 export function useAlertsSearch(): [AlertsSearch, (patch: Partial<AlertsSearch>) => void] {
   const [sp, setSp] = useSearchParams();

@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { api, unwrap } from "@/api/client";
-import { meQueryOptions } from "@/lib/auth";
+import { meQueryOptions } from "@/features/auth/api/getMe";
 
 export const login = (username: string, password: string) =>
   unwrap(api.POST("/api/v1/auth/login", { body: { username, password } }));

@@ -1,13 +1,19 @@
 import { useState, type FormEvent } from "react";
 import { useNavigate } from "react-router";
-import { ApiError } from "@/api/client";
+import { ApiError } from "@/api/errors";
+import { Banner } from "@/components/ui/Banner";
+import { Button } from "@/components/ui/Button";
+import { Card } from "@/components/ui/Card";
+import { Page } from "@/components/ui/Page";
 import { useLogin } from "@/features/auth/api/login";
+import styles from "@/features/auth/components/SignInPage.module.css";
 
 /** Only same-site paths are followed after sign-in, never another origin. */
 export function safeNext(next: string | null): string {
   return next && next.startsWith("/") && !next.startsWith("//") && !next.startsWith("/\\") ? next : "/";
 }
 
+/** The sign-in form; afterwards back to `next` (a same-site path). */
 export function SignInPage({ next }: { next: string | null }) {
   const [username, setUsername] = useState("");
   const [password, setPassword] = useState("");
@@ -25,8 +31,8 @@ export function SignInPage({ next }: { next: string | null }) {
         ? error.message
         : null;
   return (
-    <div className="page narrow">
-      <form className="card signin" onSubmit={submit} aria-label="Sign in">
+    <Page narrow>
+      <Card as="form" className={styles.form} onSubmit={submit} aria-label="Sign in">
         <h1>Sign in</h1>
         <p className="muted small">
           Reading is open to everyone; acknowledging alerts and triggering runs need a user.
@@ -52,15 +58,11 @@ export function SignInPage({ next }: { next: string | null }) {
             required
           />
         </label>
-        {message ? (
-          <div className="banner banner-error" role="alert">
-            {message}
-          </div>
-        ) : null}
-        <button type="submit" className="btn" disabled={login.isPending}>
+        {message ? <Banner tone="error">{message}</Banner> : null}
+        <Button type="submit" disabled={login.isPending}>
           {login.isPending ? "Signing in…" : "Sign in"}
-        </button>
-      </form>
-    </div>
+        </Button>
+      </Card>
+    </Page>
   );
 }

@@ -1,42 +1,44 @@
-import type { Schemas } from "@/api/client";
+import type { Schemas } from "@/api/types";
+import { Change } from "@/components/ui/Change";
+import { nameCell, numCell, Table } from "@/components/ui/Table";
 import { VerdictBadge } from "@/components/ui/VerdictBadge";
-import { formatChange, formatParameters, formatPValue, formatValue } from "@/lib/format";
-import { toLevel } from "@/lib/verdict";
+import { formatParameters, formatPValue, formatValue } from "@/lib/format";
 
+/** Every series two runs share: base, head, change, verdict, p-value. */
 export function CompareTable({ rows }: { rows: readonly Schemas["CompareRow"][] }) {
   return (
-    <div className="table-wrap">
-      <table className="table" data-testid="compare-table">
-        <thead>
-          <tr>
-            <th>Benchmark</th>
-            <th>Metric</th>
-            <th className="num">Base</th>
-            <th className="num">Head</th>
-            <th className="num">Change</th>
-            <th>Verdict</th>
-            <th className="num">p-value</th>
+    <Table testId="compare-table">
+      <thead>
+        <tr>
+          <th>Benchmark</th>
+          <th>Metric</th>
+          <th className={numCell}>Base</th>
+          <th className={numCell}>Head</th>
+          <th className={numCell}>Change</th>
+          <th>Verdict</th>
+          <th className={numCell}>p-value</th>
+        </tr>
+      </thead>
+      <tbody>
+        {rows.map((r, i) => (
+          <tr key={i} data-testid="compare-row" data-level={r.level}>
+            <td>
+              <div className={nameCell}>{r.benchmark}</div>
+              <div className="muted small">{formatParameters(r.parameters)}</div>
+            </td>
+            <td>{r.metric}</td>
+            <td className={numCell}>{formatValue(r.base, r.unit, 4)}</td>
+            <td className={numCell}>{formatValue(r.head, r.unit, 4)}</td>
+            <td className={numCell}>
+              <Change pct={r.change_pct} level={r.level} />
+            </td>
+            <td>
+              <VerdictBadge level={r.level} />
+            </td>
+            <td className={numCell}>{formatPValue(r.p_value)}</td>
           </tr>
-        </thead>
-        <tbody>
-          {rows.map((r, i) => (
-            <tr key={i}>
-              <td>
-                <div className="bench-name">{r.benchmark}</div>
-                <div className="muted small">{formatParameters(r.parameters)}</div>
-              </td>
-              <td>{r.metric}</td>
-              <td className="num">{formatValue(r.base, r.unit, 4)}</td>
-              <td className="num">{formatValue(r.head, r.unit, 4)}</td>
-              <td className={`num change change-${toLevel(r.level)}`}>{formatChange(r.change_pct)}</td>
-              <td>
-                <VerdictBadge level={r.level} />
-              </td>
-              <td className="num">{formatPValue(r.p_value)}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+        ))}
+      </tbody>
+    </Table>
   );
 }

@@ -1,16 +1,17 @@
+import { Page, PageHeader, Section } from "@/components/ui/Page";
 import { Empty, ErrorState, Loading } from "@/components/ui/States";
 import { useSystems } from "@/features/overview/api/getSystems";
+import styles from "@/features/overview/components/OverviewPage.module.css";
 import { RecentRegressions } from "@/features/overview/components/RecentRegressions";
 import { SystemCard } from "@/features/overview/components/SystemCard";
 
 export function OverviewPage() {
   const systems = useSystems();
   return (
-    <div className="page">
-      <div className="page-head">
-        <h1>Overview</h1>
+    <Page>
+      <PageHeader title="Overview">
         <p className="muted">The latest run of every system and the regressions that need a look.</p>
-      </div>
+      </PageHeader>
       {systems.isPending ? (
         <Loading label="Loading systems…" />
       ) : systems.isError ? (
@@ -20,16 +21,15 @@ export function OverviewPage() {
           Upload a result document or start a runner agent to see a system here.
         </Empty>
       ) : (
-        <div className="card-grid">
+        <div className={styles.grid}>
           {systems.data.map((s) => (
             <SystemCard key={s.slug} system={s} />
           ))}
         </div>
       )}
-      <section className="section">
-        <h2 className="section-title">Recent regressions</h2>
+      <Section title="Recent regressions">
         <RecentRegressions />
-      </section>
-    </div>
+      </Section>
+    </Page>
   );
 }

@@ -1,9 +1,12 @@
 import { Link } from "react-router";
+import { Change } from "@/components/ui/Change";
 import { Empty, ErrorState, Loading } from "@/components/ui/States";
 import { StatusBadge } from "@/components/ui/VerdictBadge";
-import { formatChange, formatParameters, formatRelative, shortCommit } from "@/lib/format";
+import { formatParameters, formatRelative, shortCommit } from "@/lib/format";
 import { useRecentRegressions } from "@/features/overview/api/getRecentRegressions";
+import styles from "@/features/overview/components/RecentRegressions.module.css";
 
+/** Open and acknowledged alerts, newest first, each with its sentence and run. */
 export function RecentRegressions() {
   const alerts = useRecentRegressions();
   if (alerts.isPending) return <Loading label="Loading regressions…" />;
@@ -11,19 +14,19 @@ export function RecentRegressions() {
   if (!alerts.data.length)
     return <Empty title="No open regressions">Every series is within its thresholds.</Empty>;
   return (
-    <ul className="regression-list" data-testid="recent-regressions">
+    <ul className={styles.list} data-testid="recent-regressions">
       {alerts.data.map((a) => (
-        <li key={a.id} className="regression">
-          <div className="regression-main">
+        <li key={a.id} className={styles.item} data-testid="regression" data-alert-id={a.id}>
+          <div className={styles.main}>
             <StatusBadge status={a.status} />
-            <Link to={a.series_url} className="regression-title">
+            <Link to={a.series_url} className={styles.title}>
               <strong>{a.system}</strong> · {a.benchmark}
               {formatParameters(a.parameters) ? (
                 <span className="muted"> ({formatParameters(a.parameters)})</span>
               ) : null}{" "}
               · {a.metric}
             </Link>
-            <span className="change change-fail">{formatChange(a.change_pct)}</span>
+            <Change pct={a.change_pct} level="fail" />
           </div>
           <div className="small muted">
             {a.explanation} Branch <span className="mono">{a.branch}</span>, run{" "}

@@ -1,45 +1,75 @@
+import clsx from "clsx";
 import { Link } from "react-router";
-import type { Schemas } from "@/api/client";
+import type { Schemas } from "@/api/types";
 import { Sparkline } from "@/components/charts/Sparkline";
+import { Badge } from "@/components/ui/Badge";
+import { Card } from "@/components/ui/Card";
+import { Change } from "@/components/ui/Change";
 import { StatusBadge } from "@/components/ui/VerdictBadge";
-import { formatChange, formatRelative, formatValue, shortCommit } from "@/lib/format";
+import { formatRelative, formatValue, shortCommit } from "@/lib/format";
 import { LEVELS, toLevel } from "@/lib/verdict";
+import styles from "@/features/overview/components/SystemCard.module.css";
 
 function Counts({ counts }: { counts: Record<string, number> }) {
   const fail = counts.fail ?? 0;
   const warn = counts.warn ?? 0;
   return (
-    <div className="counts">
-      <span className={`count ${fail ? "count-fail" : "count-zero"}`} data-testid="fail-count">
+    <div className={styles.counts}>
+      <span className={clsx(styles.count, fail ? styles.fail : styles.zero)} data-testid="fail-count">
         {fail} fail
       </span>
-      <span className={`count ${warn ? "count-warn" : "count-zero"}`} data-testid="warn-count">
+      <span className={clsx(styles.count, warn ? styles.warn : styles.zero)} data-testid="warn-count">
         {warn} warn
       </span>
     </div>
   );
 }
 
+function Headline({ system }: { system: Schemas["SystemRead"] }) {
+  const headline = system.headline;
+  if (!headline) return <p className="muted small">No headline metric yet.</p>;
+  const latest = headline.values[headline.values.length - 1];
+  const level = toLevel(headline.latest_level);
+  const link = `/systems/${encodeURIComponent(system.slug)}?benchmark=${encodeURIComponent(headline.benchmark)}&metric=${encodeURIComponent(headline.metric)}`;
+  return (
+    <Link to={link} className={styles.headline}>
+      <div className={styles.headlineTitle}>
+        <span className="small muted">
+          {headline.benchmark} · {headline.metric}
+        </span>
+        <span className={styles.headlineValue}>
+          {latest !== undefined ? formatValue(latest, headline.unit) : "—"}{" "}
+          <Change pct={headline.latest_change_pct} level={level} title={LEVELS[level].description}>
+            {" · "}
+            {LEVELS[level].label}
+          </Change>
+        </span>
+      </div>
+      <Sparkline
+        values={headline.values}
+        level={headline.latest_level}
+        label={`${headline.metric} of ${headline.benchmark}, last ${headline.values.length} runs`}
+      />
+    </Link>
+  );
+}
+
+/** One system on the overview: its latest run, regressions, open alerts and headline trend. */
 export function SystemCard({ system }: { system: Schemas["SystemRead"] }) {
   const run = system.latest_run;
-  const headline = system.headline;
-  const latest = headline?.values[headline.values.length - 1];
-  const level = toLevel(headline?.latest_level);
-  const seriesLink = headline
-    ? `/systems/${encodeURIComponent(system.slug)}?benchmark=${encodeURIComponent(headline.benchmark)}&metric=${encodeURIComponent(headline.metric)}`
-    : `/systems/${encodeURIComponent(system.slug)}`;
+  const slug = encodeURIComponent(system.slug);
   return (
-    <article className="card system-card" data-testid="system-card" data-system={system.slug}>
-      <header className="system-card-head">
+    <Card as="article" className={styles.card} data-testid="system-card" data-system={system.slug}>
+      <header className={styles.head}>
         <div>
-          <h2>
-            <Link to={`/systems/${encodeURIComponent(system.slug)}`}>{system.name}</Link>
+          <h2 className={styles.name}>
+            <Link to={`/systems/${slug}`}>{system.name}</Link>
           </h2>
           {system.description ? <p className="muted small clamp">{system.description}</p> : null}
         </div>
-        {system.language ? <span className="lang">{system.language}</span> : null}
+        {system.language ? <Badge tone="info">{system.language}</Badge> : null}
       </header>
-      <dl className="kv">
+      <dl className={styles.facts}>
         <dt>Last run</dt>
         <dd>
           {run ? (
@@ -61,8 +91,8 @@ export function SystemCard({ system }: { system: Schemas["SystemRead"] }) {
           <Counts counts={system.latest_counts} />
           {system.open_alerts ? (
             <Link
-              to={`/alerts?system=${encodeURIComponent(system.slug)}`}
-              className="count count-alert"
+              to={`/alerts?system=${slug}`}
+              className={clsx(styles.count, styles.alert)}
               data-testid="open-alerts"
             >
               {system.open_alerts} open alert{system.open_alerts === 1 ? "" : "s"}
@@ -70,28 +100,7 @@ export function SystemCard({ system }: { system: Schemas["SystemRead"] }) {
           ) : null}
         </dd>
       </dl>
-      {headline ? (
-        <Link to={seriesLink} className="headline">
-          <div className="headline-title">
-            <span className="small muted">
-              {headline.benchmark} · {headline.metric}
-            </span>
-            <span className="headline-value">
-              {latest !== undefined ? formatValue(latest, headline.unit) : "—"}{" "}
-              <span className={`change change-${level}`} title={LEVELS[level].description}>
-                {formatChange(headline.latest_change_pct)} · {LEVELS[level].label}
-              </span>
-            </span>
-          </div>
-          <Sparkline
-            values={headline.values}
-            level={headline.latest_level}
-            label={`${headline.metric} of ${headline.benchmark}, last ${headline.values.length} runs`}
-          />
-        </Link>
-      ) : (
-        <p className="muted small">No headline metric yet.</p>
-      )}
-    </article>
+      <Headline system={system} />
+    </Card>
   );
 }

@@ -8,5 +8,3 @@ export const runQueryOptions = (runId: number) =>
   queryOptions({ queryKey: ["runs", runId], queryFn: () => getRun(runId) });
 
 export const useRun = (runId: number) => useQuery(runQueryOptions(runId));
-
-export const ACTIVE_STATES = new Set(["queued", "building", "running", "uploading"]);

@@ -1,12 +1,12 @@
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
-import { render, screen } from "@testing-library/react";
+import { cleanup, render, screen } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
 import { LiveRun } from "@/features/run/components/LiveRun";
 import type { LiveState } from "@/features/run/hooks/useRunEvents";
+import { SessionContext, type SignedInUser } from "@/lib/session";
 
-function renderLive(live: Partial<LiveState>) {
+function renderLive(live: Partial<LiveState>, user: SignedInUser | null = null) {
   const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
-  client.setQueryData(["auth", "me"], null); // signed out: no Cancel button
   const state: LiveState = {
     status: null,
     message: null,
@@ -18,7 +18,9 @@ function renderLive(live: Partial<LiveState>) {
   };
   return render(
     <QueryClientProvider client={client}>
-      <LiveRun runId={7} live={state} />
+      <SessionContext value={user}>
+        <LiveRun runId={7} live={state} />
+      </SessionContext>
     </QueryClientProvider>,
   );
 }
@@ -45,5 +47,14 @@ describe("LiveRun", () => {
     expect(screen.getByRole("progressbar", { name: "Progress" }).getAttribute("aria-valuenow")).toBe("100");
     renderLive({ status: "failed", message: "the build failed; see the log" });
     expect(screen.getByText("the build failed; see the log")).toBeTruthy();
+  });
+
+  it("offers Cancel to a signed-in user while the run is active, and only then", () => {
+    const admin = { username: "admin", is_admin: true };
+    renderLive({ status: "running" }, admin);
+    expect(screen.getByRole("button", { name: "Cancel" })).toBeTruthy();
+    cleanup();
+    renderLive({ status: "completed" }, admin);
+    expect(screen.queryByRole("button", { name: "Cancel" })).toBeNull();
   });
 });

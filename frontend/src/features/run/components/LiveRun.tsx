@@ -1,19 +1,23 @@
 import { useEffect, useRef } from "react";
-import { useMe } from "@/lib/auth";
+import { isActiveRun } from "@/api/types";
+import { Banner } from "@/components/ui/Banner";
+import { Button } from "@/components/ui/Button";
+import { Card } from "@/components/ui/Card";
+import { StatusBadge } from "@/components/ui/VerdictBadge";
+import { useSignedInUser } from "@/lib/session";
 import { useCancelRun } from "@/features/run/api/cancelRun";
+import styles from "@/features/run/components/LiveRun.module.css";
 import type { LiveState } from "@/features/run/hooks/useRunEvents";
 
-const ACTIVE = new Set(["queued", "building", "running", "uploading"]);
-
-function eta(seconds: number | null): string {
-  if (seconds === null) return "";
+function eta(seconds: number | null | undefined): string {
+  if (seconds === null || seconds === undefined) return "";
   if (seconds < 60) return `about ${Math.round(seconds)} s left`;
   return `about ${Math.round(seconds / 60)} min left`;
 }
 
 /** A run in progress: progress bar, current scenario, streaming log, Cancel. */
 export function LiveRun({ runId, live }: { runId: number; live: LiveState }) {
-  const me = useMe();
+  const signedIn = Boolean(useSignedInUser());
   const cancel = useCancelRun();
   const pane = useRef<HTMLPreElement>(null);
   useEffect(() => {
@@ -22,49 +26,53 @@ export function LiveRun({ runId, live }: { runId: number; live: LiveState }) {
   }, [live.lines.length]);
   const status = live.status ?? "connecting";
   const percent = live.status === "completed" ? 100 : (live.progress?.percent ?? 0);
-  const active = ACTIVE.has(status);
+  const active = isActiveRun(live.status);
+  const progress = live.progress;
   return (
-    <section className="card live-run" aria-label="Run progress">
-      <div className="live-head">
-        <strong className={`status status-${active ? "info" : status === "completed" ? "ok" : "fail"}`}>
-          {status}
-        </strong>
+    <Card
+      as="section"
+      className={styles.live}
+      aria-label="Run progress"
+      data-testid="live-run"
+      data-status={status}
+    >
+      <div className={styles.head}>
+        <StatusBadge status={status} />
         <span className="muted">
-          {live.progress && active && live.progress.scenario
-            ? `scenario ${live.progress.done + 1} of ${live.progress.total}: ${live.progress.scenario}`
+          {progress && active && progress.scenario
+            ? `scenario ${progress.done + 1} of ${progress.total}: ${progress.scenario}`
             : (live.message ?? "")}
         </span>
-        <span className="muted small">{active ? eta(live.progress?.eta_s ?? null) : ""}</span>
-        {active && me.data ? (
-          <button
-            type="button"
-            className="btn btn-small btn-danger"
+        <span className="muted small">{active ? eta(progress?.eta_s) : ""}</span>
+        {active && signedIn ? (
+          <Button
+            variant="danger"
+            size="small"
+            className={styles.cancel}
             disabled={cancel.isPending}
             onClick={() => cancel.mutate(runId)}
           >
             {cancel.isPending ? "Cancelling…" : "Cancel"}
-          </button>
+          </Button>
         ) : null}
       </div>
       <div
-        className="progress"
+        className={styles.progress}
         role="progressbar"
         aria-label="Progress"
         aria-valuemin={0}
         aria-valuemax={100}
         aria-valuenow={Math.round(percent)}
       >
-        <div className="progress-fill" style={{ width: `${percent}%` }} />
-        <span className="progress-label">{Math.round(percent)} %</span>
+        <div className={styles.fill} style={{ width: `${percent}%` }} />
+        <span className={styles.label}>{Math.round(percent)} %</span>
       </div>
       {cancel.isError ? (
-        <div className="banner banner-error" role="alert">
-          {cancel.error instanceof Error ? cancel.error.message : "Cancel failed"}
-        </div>
+        <Banner tone="error">{cancel.error instanceof Error ? cancel.error.message : "Cancel failed"}</Banner>
       ) : null}
-      <pre ref={pane} className="log-pane" aria-label="Log" aria-live="off">
+      <pre ref={pane} className={styles.log} aria-label="Log" aria-live="off">
         {live.lines.length ? live.lines.join("\n") : "waiting for the runner…"}
       </pre>
-    </section>
+    </Card>
   );
 }

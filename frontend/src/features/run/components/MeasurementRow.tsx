@@ -1,8 +1,11 @@
 import { Fragment } from "react";
 import { Link } from "react-router";
+import { Change } from "@/components/ui/Change";
+import { nameCell, numCell } from "@/components/ui/Table";
 import { VerdictBadge } from "@/components/ui/VerdictBadge";
-import { formatChange, formatNumber, formatParameters, formatPValue, formatValue } from "@/lib/format";
+import { formatNumber, formatParameters, formatPValue, formatValue } from "@/lib/format";
 import { toLevel, verdictSentence } from "@/lib/verdict";
+import styles from "@/features/run/components/MeasurementRow.module.css";
 import type { Measurement } from "@/features/run/hooks/measurementView";
 
 interface MeasurementRowProps {
@@ -11,17 +14,18 @@ interface MeasurementRowProps {
   onToggle: () => void;
 }
 
+/** A measurement's row (value, baseline, change, verdict and why), and its samples on expand. */
 export function MeasurementRow({ m, expanded, onToggle }: MeasurementRowProps) {
   const level = toLevel(m.level);
   const sentence = m.explanation || verdictSentence(m);
   const detailId = `m-${m.measurement_id}-samples`;
   return (
     <Fragment>
-      <tr className={`mrow level-${level}`} data-testid="measurement-row" data-level={level}>
+      <tr className={styles[level]} data-testid="measurement-row" data-level={level}>
         <td>
           <button
             type="button"
-            className="expander"
+            className={styles.expander}
             aria-expanded={expanded}
             aria-controls={detailId}
             onClick={onToggle}
@@ -31,41 +35,43 @@ export function MeasurementRow({ m, expanded, onToggle }: MeasurementRowProps) {
           </button>
         </td>
         <td>
-          <div className="bench-name">{m.benchmark}</div>
+          <div className={nameCell}>{m.benchmark}</div>
           <div className="muted small">{formatParameters(m.parameters)}</div>
         </td>
         <td>
           <Link to={m.series_url}>{m.metric}</Link>
         </td>
-        <td className="num">
+        <td className={numCell}>
           {formatValue(m.value, m.unit, 4)}
           {m.stddev !== null && m.n > 1 ? (
             <div className="muted small">± {formatValue(m.stddev, m.unit, 2)}</div>
           ) : null}
         </td>
-        <td className="num">{formatValue(m.baseline, m.unit, 4)}</td>
-        <td className={`num change change-${level}`}>{formatChange(m.change_pct)}</td>
-        <td className="verdict-cell">
+        <td className={numCell}>{formatValue(m.baseline, m.unit, 4)}</td>
+        <td className={numCell}>
+          <Change pct={m.change_pct} level={level} />
+        </td>
+        <td className={styles.verdict}>
           <VerdictBadge level={level} />
-          <div className="explanation" data-testid="explanation">
+          <div className={styles.explanation} data-testid="explanation">
             {sentence}
           </div>
         </td>
-        <td className="num">{formatPValue(m.p_value)}</td>
+        <td className={numCell}>{formatPValue(m.p_value)}</td>
       </tr>
       {expanded ? (
-        <tr className="mrow-detail" id={detailId}>
+        <tr className={styles.detail} id={detailId}>
           <td />
           <td colSpan={7}>
-            <div className="samples">
+            <div className={styles.samples}>
               <strong>{m.samples.length} samples</strong>
-              <ol className="sample-list">
+              <ol className={styles.sampleList} data-testid="samples">
                 {m.samples.map((s, i) => (
                   <li key={i}>{formatValue(s, m.unit, 5)}</li>
                 ))}
               </ol>
             </div>
-            <dl className="stats">
+            <dl className={styles.stats}>
               <dt>mean</dt>
               <dd>{formatValue(m.mean, m.unit, 4)}</dd>
               <dt>median</dt>

@@ -1,7 +1,11 @@
 import { useMemo, useState } from "react";
+import { Choice } from "@/components/ui/Choice";
+import { Section } from "@/components/ui/Page";
 import { Empty } from "@/components/ui/States";
+import { numCell, Table } from "@/components/ui/Table";
 import { isRegression } from "@/lib/verdict";
 import { MeasurementRow } from "@/features/run/components/MeasurementRow";
+import styles from "@/features/run/components/MeasurementTable.module.css";
 import {
   selectMeasurements,
   type Measurement,
@@ -26,6 +30,32 @@ const COLUMNS: { key: SortKey | null; label: string; num?: boolean }[] = [
   { key: "p", label: "p-value", num: true },
 ];
 
+function Headings({ view, onSort }: { view: MeasurementView; onSort: (key: SortKey) => void }) {
+  const arrow = (key: SortKey) => (view.sort === key ? (view.dir === "asc" ? " ▲" : " ▼") : "");
+  return (
+    <tr>
+      {COLUMNS.map((c, i) => (
+        <th
+          key={i}
+          className={c.num ? numCell : undefined}
+          aria-sort={
+            c.key && view.sort === c.key ? (view.dir === "asc" ? "ascending" : "descending") : undefined
+          }
+        >
+          {c.key ? (
+            <button type="button" className={styles.sort} onClick={() => onSort(c.key as SortKey)}>
+              {c.label}
+              <span aria-hidden="true">{arrow(c.key)}</span>
+            </button>
+          ) : (
+            c.label
+          )}
+        </th>
+      ))}
+    </tr>
+  );
+}
+
 /** Every measurement of a run: sortable, filterable, samples on expand. */
 export function MeasurementTable({ rows, view, onView }: MeasurementTableProps) {
   const shown = useMemo(() => selectMeasurements(rows, view), [rows, view]);
@@ -42,20 +72,19 @@ export function MeasurementTable({ rows, view, onView }: MeasurementTableProps) 
     onView({ sort: key, dir: view.sort === key && view.dir === "desc" ? "asc" : "desc" });
 
   return (
-    <section className="section">
-      <div className="table-controls">
-        <h2 className="section-title">Measurements</h2>
-        <label className="check">
-          <input
-            type="checkbox"
-            checked={view.onlyRegressions}
-            onChange={(e) => onView({ onlyRegressions: e.target.checked })}
-          />
+    <Section>
+      <div className={styles.controls}>
+        <h2>Measurements</h2>
+        <Choice
+          type="checkbox"
+          checked={view.onlyRegressions}
+          onChange={(e) => onView({ onlyRegressions: e.target.checked })}
+        >
           Only regressions ({regressions})
-        </label>
+        </Choice>
         <input
           type="search"
-          className="search"
+          className={styles.search}
           placeholder="Filter by benchmark, metric or verdict"
           aria-label="Filter measurements"
           value={view.query}
@@ -72,49 +101,22 @@ export function MeasurementTable({ rows, view, onView }: MeasurementTableProps) 
             : "Results appear here once the run uploads them."}
         </Empty>
       ) : (
-        <div className="table-wrap">
-          <table className="table" data-testid="measurements">
-            <thead>
-              <tr>
-                {COLUMNS.map((c, i) => (
-                  <th
-                    key={i}
-                    className={c.num ? "num" : undefined}
-                    aria-sort={
-                      c.key && view.sort === c.key
-                        ? view.dir === "asc"
-                          ? "ascending"
-                          : "descending"
-                        : undefined
-                    }
-                  >
-                    {c.key ? (
-                      <button type="button" className="sort" onClick={() => sortBy(c.key as SortKey)}>
-                        {c.label}
-                        <span aria-hidden="true">
-                          {view.sort === c.key ? (view.dir === "asc" ? " ▲" : " ▼") : ""}
-                        </span>
-                      </button>
-                    ) : (
-                      c.label
-                    )}
-                  </th>
-                ))}
-              </tr>
-            </thead>
-            <tbody>
-              {shown.map((m) => (
-                <MeasurementRow
-                  key={m.measurement_id}
-                  m={m}
-                  expanded={open.has(m.measurement_id)}
-                  onToggle={() => toggle(m.measurement_id)}
-                />
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <Table testId="measurements">
+          <thead>
+            <Headings view={view} onSort={sortBy} />
+          </thead>
+          <tbody>
+            {shown.map((m) => (
+              <MeasurementRow
+                key={m.measurement_id}
+                m={m}
+                expanded={open.has(m.measurement_id)}
+                onToggle={() => toggle(m.measurement_id)}
+              />
+            ))}
+          </tbody>
+        </Table>
       )}
-    </section>
+    </Section>
   );
 }

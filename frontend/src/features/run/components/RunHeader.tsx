@@ -1,7 +1,10 @@
 import { Link } from "react-router";
-import type { Schemas } from "@/api/client";
+import type { Schemas } from "@/api/types";
+import { Banner } from "@/components/ui/Banner";
+import { PageHeader } from "@/components/ui/Page";
 import { StatusBadge } from "@/components/ui/VerdictBadge";
 import { formatDateTime, formatDuration } from "@/lib/format";
+import styles from "@/features/run/components/RunHeader.module.css";
 
 function environmentText(env: Record<string, unknown> | null | undefined): string {
   if (!env) return "—";
@@ -14,19 +17,26 @@ function environmentText(env: Record<string, unknown> | null | undefined): strin
   return parts.join(" · ") || "—";
 }
 
+/** The run's heading, its facts (commit, branch, testbed, environment…) and its verdict counts. */
 export function RunHeader({ run }: { run: Schemas["RunDetail"] }) {
   const counts = run.counts ?? {};
+  const crumbs = (
+    <>
+      <Link to="/">Overview</Link> /{" "}
+      <Link to={`/systems/${encodeURIComponent(run.system)}`}>{run.system}</Link> / run #{run.id}
+    </>
+  );
   return (
-    <div className="page-head">
-      <div className="crumbs">
-        <Link to="/">Overview</Link> /{" "}
-        <Link to={`/systems/${encodeURIComponent(run.system)}`}>{run.system}</Link> / run #{run.id}
-      </div>
-      <h1>
-        Run #{run.id} <StatusBadge status={run.status} />
-      </h1>
-      {run.message ? <div className="banner banner-warn">{run.message}</div> : null}
-      <dl className="run-meta">
+    <PageHeader
+      crumbs={crumbs}
+      title={
+        <>
+          Run #{run.id} <StatusBadge status={run.status} />
+        </>
+      }
+    >
+      {run.message ? <Banner tone="warn">{run.message}</Banner> : null}
+      <dl className={styles.facts}>
         <div>
           <dt>System</dt>
           <dd>
@@ -63,7 +73,7 @@ export function RunHeader({ run }: { run: Schemas["RunDetail"] }) {
           <dt>Testbed</dt>
           <dd>{run.testbed ?? "—"}</dd>
         </div>
-        <div className="wide">
+        <div className={styles.wide}>
           <dt>Environment</dt>
           <dd>{environmentText(run.environment)}</dd>
         </div>
@@ -81,6 +91,6 @@ export function RunHeader({ run }: { run: Schemas["RunDetail"] }) {
           Compare this run with another…
         </Link>
       </p>
-    </div>
+    </PageHeader>
   );
 }

@@ -1,4 +1,4 @@
-import type { Schemas } from "@/api/client";
+import type { Schemas } from "@/api/types";
 import { formatParameters } from "@/lib/format";
 import { isRegression, LEVELS, toLevel } from "@/lib/verdict";
 

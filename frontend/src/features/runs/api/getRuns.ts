@@ -1,8 +1,9 @@
 import { keepPreviousData, queryOptions, useQuery } from "@tanstack/react-query";
 import { api, unwrap } from "@/api/client";
+import type { RunStatus } from "@/api/types";
 
 export interface RunsFilter {
-  status: string | null;
+  status: RunStatus | null;
   system: string | null;
   offset: number;
 }

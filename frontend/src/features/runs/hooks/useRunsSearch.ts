@@ -1,23 +1,13 @@
 import { useSearchParams } from "react-router";
+import { isRunStatus } from "@/api/types";
 import type { RunsFilter } from "@/features/runs/api/getRuns";
-
-export const STATES = [
-  "queued",
-  "building",
-  "running",
-  "uploading",
-  "completed",
-  "failed",
-  "cancelled",
-  "timed_out",
-];
 
 /** The runs list's filters live in the URL (?status=&system=&offset=). */
 export function useRunsSearch(): [RunsFilter, (patch: Partial<RunsFilter>) => void] {
   const [params, setParams] = useSearchParams();
   const status = params.get("status");
   const filter: RunsFilter = {
-    status: status && STATES.includes(status) ? status : null,
+    status: isRunStatus(status) ? status : null,
     system: params.get("system"),
     offset: Math.max(0, Number(params.get("offset")) || 0),
   };

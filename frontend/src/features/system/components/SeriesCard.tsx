@@ -1,16 +1,20 @@
 import { useEffect, useMemo, useRef, type ReactNode } from "react";
+import clsx from "clsx";
 import { useNavigate } from "react-router";
-import { ApiError, type Schemas } from "@/api/client";
-import { ErrorState, Loading } from "@/components/ui/States";
+import { ApiError } from "@/api/errors";
+import type { Schemas } from "@/api/types";
+import { cardClass } from "@/components/ui/Card";
+import { Empty, ErrorState, Loading } from "@/components/ui/States";
 import { VerdictBadge } from "@/components/ui/VerdictBadge";
 import { formatChange, formatValue } from "@/lib/format";
 import { lazyModule } from "@/hooks/useLazyModule";
 import { useSeries, type SeriesKey } from "@/features/system/api/getSeries";
+import styles from "@/features/system/components/SeriesCard.module.css";
 
 interface SeriesCardProps {
   seriesKey: SeriesKey;
   metric: Schemas["MetricRead"];
-  /** Runs of the chosen profile; null shows every run. */
+  /** The URL points at this chart: scroll it into view and ring it. */
   focused: boolean;
   /** The card's heading; the metric's name unless given (one-metric systems name the benchmark). */
   title?: ReactNode;
@@ -40,13 +44,14 @@ export function SeriesCard({ seriesKey, metric, focused, title }: SeriesCardProp
   return (
     <section
       ref={ref}
-      className={`card series-card${focused ? " focused" : ""}`}
+      className={clsx(cardClass, styles.card, focused && styles.focused)}
       data-testid="series-card"
       data-benchmark={seriesKey.benchmark}
       data-metric={metric.name}
+      data-focused={focused}
       aria-label={label}
     >
-      <header className="series-head">
+      <header className={styles.head}>
         <div>
           <h3>{title ?? metric.name}</h3>
           <span className="muted small">
@@ -56,8 +61,8 @@ export function SeriesCard({ seriesKey, metric, focused, title }: SeriesCardProp
           </span>
         </div>
         {last ? (
-          <div className="series-latest">
-            <span className="series-value">{formatValue(last.value, metric.unit, 4)}</span>
+          <div className={styles.latest}>
+            <span className={styles.value}>{formatValue(last.value, metric.unit, 4)}</span>
             <span className="small">
               {formatChange(last.change_pct)} <VerdictBadge level={last.level} />
             </span>
@@ -67,11 +72,11 @@ export function SeriesCard({ seriesKey, metric, focused, title }: SeriesCardProp
       {series.isPending ? (
         <Loading label="Loading series…" />
       ) : notFound ? (
-        <div className="state state-empty small">No measurements of this metric for this benchmark.</div>
+        <Empty plain title="No measurements of this metric for this benchmark." />
       ) : series.isError ? (
         <ErrorState error={series.error} onRetry={() => void series.refetch()} />
       ) : points.length === 0 ? (
-        <div className="state state-empty small">No runs in this range on this branch and testbed.</div>
+        <Empty plain title="No runs in this range on this branch and testbed." />
       ) : !TrendChart ? (
         <Loading label="Loading chart…" />
       ) : (
@@ -86,7 +91,7 @@ export function SeriesCard({ seriesKey, metric, focused, title }: SeriesCardProp
             paintKey={`${seriesKey.system}/${seriesKey.benchmark}/${seriesKey.benchmarkId ?? ""}/${metric.name}`}
             onPointClick={(runId) => navigate(`/runs/${runId}`)}
           />
-          <footer className="series-foot muted small">
+          <footer className={styles.foot} data-testid="series-foot">
             {series.data.downsampled
               ? `${points.length.toLocaleString("en-US")} of ${series.data.total.toLocaleString("en-US")} runs shown (downsampled on the server)`
               : `${points.length.toLocaleString("en-US")} runs`}

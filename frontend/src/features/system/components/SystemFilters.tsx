@@ -1,4 +1,6 @@
-import type { Schemas } from "@/api/client";
+import type { Schemas } from "@/api/types";
+import { Filters } from "@/components/ui/Filters";
+import { Segment, Segmented } from "@/components/ui/Segmented";
 import { RANGES, type SystemSearch } from "@/features/system/hooks/useSystemSearch";
 
 interface SystemFiltersProps {
@@ -16,10 +18,11 @@ const RANGE_LABEL: Record<string, string> = {
   all: "All",
 };
 
+/** Branch, testbed, profile and date range of every chart on the page. */
 export function SystemFilters({ system, profiles, search, onSearch, onWantProfiles }: SystemFiltersProps) {
   const custom = Boolean(search.from || search.to);
   return (
-    <form className="filters" onSubmit={(e) => e.preventDefault()} aria-label="Filters">
+    <Filters label="Filters">
       <label>
         Branch
         <select value={search.branch} onChange={(e) => onSearch({ branch: e.target.value })}>
@@ -60,20 +63,19 @@ export function SystemFilters({ system, profiles, search, onSearch, onWantProfil
           ))}
         </select>
       </label>
-      <fieldset className="range">
+      <fieldset>
         <legend>Date range</legend>
-        <div className="segmented" role="group">
+        <Segmented role="group">
           {RANGES.map((r) => (
-            <button
+            <Segment
               key={r}
-              type="button"
-              aria-pressed={!custom && search.range === r}
-              onClick={() => onSearch({ range: r, from: null, to: null })}
+              selected={!custom && search.range === r}
+              onSelect={() => onSearch({ range: r, from: null, to: null })}
             >
               {RANGE_LABEL[r]}
-            </button>
+            </Segment>
           ))}
-        </div>
+        </Segmented>
         <input
           type="date"
           aria-label="From"
@@ -88,6 +90,6 @@ export function SystemFilters({ system, profiles, search, onSearch, onWantProfil
           onChange={(e) => onSearch({ to: e.target.value || null })}
         />
       </fieldset>
-    </form>
+    </Filters>
   );
 }

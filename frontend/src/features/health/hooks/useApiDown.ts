@@ -1,26 +1,11 @@
-import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { useQueryClient } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
-import { ApiError } from "@/api/client";
-
-async function getHealth(): Promise<true> {
-  let response: Response;
-  try {
-    response = await fetch("/healthz", { cache: "no-store" });
-  } catch {
-    throw new ApiError(0, "The API cannot be reached");
-  }
-  if (!response.ok) throw new ApiError(response.status, "The API is unhealthy");
-  return true;
-}
+import { ApiError } from "@/api/errors";
+import { useHealth } from "@/features/health/api/getHealth";
 
 /** True while the API looks down: the health probe fails, or a query just failed to reach it. */
 export function useApiDown(): boolean {
-  const health = useQuery({
-    queryKey: ["health"],
-    queryFn: getHealth,
-    refetchInterval: 15_000,
-    retry: false,
-  });
+  const health = useHealth();
   const client = useQueryClient();
   const [queryUnreachable, setQueryUnreachable] = useState(false);
   useEffect(

@@ -1,0 +1,58 @@
+// `make screenshots`: the README's pictures, taken on the demo history (global setup loads it
+// when BENCHDASH_SCREENSHOTS=1). Not part of the e2e suite; it writes docs/screenshots/*.png.
+import path from "node:path";
+import { expect, test } from "../support/fixtures";
+import { ROOT, startAgent } from "../support/server";
+
+const shot = (name: string) => path.join(ROOT, "docs", "screenshots", `${name}.png`);
+
+interface Alert {
+  run_id: number;
+  benchmark: string;
+  metric: string;
+  branch: string;
+}
+
+test("overview, system, run and live run", async ({ page, bench, baseURL, databaseUrl, signIn }) => {
+  test.setTimeout(300_000);
+  await page.goto("/");
+  await expect(page.getByTestId("system-card")).toHaveCount(5);
+  await expect(page.getByTestId("recent-regressions")).toBeVisible();
+  await page.screenshot({ path: shot("overview"), fullPage: true });
+
+  // The demo's injected regression: uvhttp's open alert (on main if there is one).
+  const alerts = await bench.get<Alert[]>("/api/v1/alerts?system=uvhttp&status=open");
+  const alert = alerts.find((a) => a.branch === "main") ?? alerts[0];
+  expect(alert, "the demo has an open uvhttp alert").toBeDefined();
+  const { run_id: runId, benchmark, metric, branch } = alert!;
+  await page.goto(`/systems/uvhttp?benchmark=${benchmark}&metric=${metric}&branch=${branch}`);
+  const card = page.locator(
+    `[data-testid="series-card"][data-benchmark="${benchmark}"][data-metric="${metric}"]`,
+  );
+  const marker = card.locator(`[data-testid="point-marker"][data-level="fail"][data-run="${runId}"]`);
+  await marker.hover();
+  await expect(card.getByTestId("chart-tooltip")).toBeVisible();
+  await page.screenshot({ path: shot("system") });
+
+  await page.goto(`/runs/${runId}`);
+  await page
+    .locator('[data-testid="measurement-row"][data-level="fail"]')
+    .getByRole("button", { name: "Show samples" })
+    .click();
+  await expect(page.getByTestId("samples")).toBeVisible();
+  await page.screenshot({ path: shot("run"), fullPage: true });
+
+  const agent = await startAgent(baseURL!, databaseUrl, "selftest");
+  try {
+    await signIn("/systems/selftest");
+    await page.getByRole("button", { name: "Run benchmarks" }).click();
+    await page.getByRole("dialog").getByLabel(/^Ref/).fill("HEAD");
+    await page.getByRole("dialog").getByRole("button", { name: "Start run" }).click();
+    await expect(page.getByTestId("live-run")).toHaveAttribute("data-status", "completed", {
+      timeout: 180_000,
+    });
+    await page.screenshot({ path: shot("run-live") });
+  } finally {
+    await agent.stop();
+  }
+});

@@ -1,0 +1,62 @@
+import { history, uniqueSlug } from "../support/bench";
+import { expect, test } from "../support/fixtures";
+
+test.describe("alerts", () => {
+  test("a fail opens an alert; signing in from it and acknowledging moves it to acknowledged", async ({
+    page,
+    bench,
+    admin,
+  }) => {
+    const slug = uniqueSlug("alerts");
+    const runs = await bench.seedRuns(slug, [
+      {
+        benchmark: "query",
+        parameters: { rows: 1000 },
+        metric: "latency",
+        unit: "ms",
+        direction: "lower_is_better",
+        values: history(7, 12, 20),
+      },
+    ]);
+    const last = runs.at(-1)!;
+    expect(last.verdicts[0]!.level).toBe("fail");
+
+    await page.goto(`/alerts?system=${slug}`);
+    const open = page.getByTestId("alerts-open").getByTestId("alert");
+    await expect(open).toHaveCount(1);
+    await expect(open).toContainText(slug);
+    await expect(open).toContainText("query");
+    await expect(open).toContainText("rows=1000");
+    await expect(open).toContainText("latency");
+    await expect(open).toContainText(/fail threshold 10 %/);
+    await expect(open.getByRole("link", { name: new RegExp(`#${last.run.id}`) })).toHaveAttribute(
+      "href",
+      `/runs/${last.run.id}`,
+    );
+    await expect(page.getByTestId("alerts-acknowledged").getByTestId("alert")).toHaveCount(0);
+    const id = await open.getAttribute("data-alert-id");
+
+    await open.getByRole("link", { name: "Sign in to acknowledge" }).click();
+    await expect(page).toHaveURL(/\/sign-in\?next=/);
+    await page.getByLabel("User name").fill(admin.username);
+    await page.getByLabel("Password").fill(admin.password);
+    await page.getByRole("button", { name: "Sign in" }).click();
+    await expect(page).toHaveURL(new RegExp(`/alerts\\?system=${slug}$`));
+
+    await open.getByRole("button", { name: "Acknowledge" }).click();
+    const acknowledged = page.getByTestId("alerts-acknowledged").locator(`[data-alert-id="${id}"]`);
+    await expect(acknowledged).toContainText(/acknowledged now by \S*admin/);
+    await expect(page.getByTestId("alerts-open").getByTestId("alert")).toHaveCount(0);
+
+    const stored = await bench.get<{ id: number; status: string; acknowledged_by: string | null }[]>(
+      `/api/v1/alerts?system=${slug}&status=acknowledged`,
+    );
+    expect(stored.map((a) => [String(a.id), a.status])).toEqual([[id, "acknowledged"]]);
+    expect(stored[0]!.acknowledged_by).toContain(admin.username);
+
+    // The tabs are permalinks too.
+    await page.getByRole("tab", { name: "Resolved" }).click();
+    await expect(page).toHaveURL(/status=resolved/);
+    await expect(page.getByTestId("alerts-resolved").getByText("No resolved alerts")).toBeVisible();
+  });
+});

@@ -1,0 +1,62 @@
+import { history, uniqueSlug, type SeriesSpec } from "../support/bench";
+import { expect, test } from "../support/fixtures";
+
+const SENTENCE =
+  /^\d+\.\d % slower than the median of runs #\d+–#\d+ \(p = [\d.e-]+\); fail threshold 10 %\.$/;
+
+test.describe("run page", () => {
+  test("explains each verdict in a sentence, shows samples, filters to regressions", async ({
+    page,
+    bench,
+  }) => {
+    const slug = uniqueSlug("run");
+    const spec = (benchmark: string, values: number[]): SeriesSpec => ({
+      benchmark,
+      metric: "time",
+      unit: "ns",
+      direction: "lower_is_better",
+      values,
+    });
+    const runs = await bench.seedRuns(slug, [
+      spec("alpha", history(7, 1000, 16)),
+      spec("beta", history(7, 2000, 7)),
+      spec("gamma", history(7, 3000)),
+    ]);
+    const last = runs.at(-1)!;
+    const levels = Object.fromEntries(last.verdicts.map((v) => [v.benchmark, v.level]));
+    expect(levels).toEqual({ alpha: "fail", beta: "warn", gamma: "ok" });
+
+    await page.goto(`/runs/${last.run.id}`);
+    await expect(page.getByRole("heading", { level: 1 })).toContainText(`Run #${last.run.id}`);
+    await expect(page.getByRole("heading", { level: 1 })).toContainText("completed");
+    await expect(page.getByText(last.run.commit!, { exact: true })).toBeVisible();
+    const rows = page.getByTestId("measurement-row");
+    await expect(rows).toHaveCount(3);
+    // Worst first.
+    await expect(rows.nth(0)).toHaveAttribute("data-level", "fail");
+    await expect(rows.nth(1)).toHaveAttribute("data-level", "warn");
+    const fail = page.locator('[data-testid="measurement-row"][data-level="fail"]');
+    await expect(fail.getByTestId("explanation")).toHaveText(SENTENCE);
+    await expect(fail).toContainText("Fail");
+    await expect(fail).toContainText("alpha");
+
+    await fail.getByRole("button", { name: "Show samples" }).click();
+    await expect(page.getByTestId("samples").locator("li")).toHaveCount(5);
+
+    await page.getByLabel(/Only regressions \(2\)/).check();
+    await expect(rows).toHaveCount(2);
+    await expect(page).toHaveURL(/only=regressions/);
+    await page.getByLabel("Filter measurements").fill("beta");
+    await expect(rows).toHaveCount(1);
+    await expect(rows.first()).toHaveAttribute("data-level", "warn");
+    await expect(page.getByTestId("row-count")).toHaveText("1 of 3");
+
+    await page.getByRole("link", { name: "Compare this run with another…" }).click();
+    await expect(page).toHaveURL(new RegExp(`/compare\\?system=${slug}&head=${last.run.id}$`));
+  });
+
+  test("an unknown run says so", async ({ page }) => {
+    await page.goto("/runs/987654321");
+    await expect(page.getByRole("alert")).toContainText("Not found");
+  });
+});

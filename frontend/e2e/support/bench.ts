@@ -1,0 +1,119 @@
+// Seeding through the API: each spec uploads its own systems and runs as result documents.
+import { randomBytes } from "node:crypto";
+import type { components } from "../../src/api/schema";
+
+type S = components["schemas"];
+export type Doc = S["DocumentIn"];
+export type Ingest = S["IngestResponse"];
+export type Direction = S["MetricIn"]["direction"];
+
+export interface SeriesSpec {
+  benchmark: string;
+  parameters?: Record<string, string | number | boolean>;
+  metric: string;
+  unit: string;
+  direction: Direction;
+  /** One value per run, oldest first; each becomes five samples within ±0.2 % of it. */
+  values: number[];
+}
+
+/** A system slug no other spec (or earlier run of this spec) uses. */
+export const uniqueSlug = (feature: string) => `e2e-${feature}-${randomBytes(4).toString("hex")}`;
+
+const HOUR = 3_600_000;
+const samplesAround = (v: number) =>
+  [-0.002, -0.001, 0, 0.001, 0.002].map((d) => Number((v * (1 + d)).toFixed(6)));
+
+/** `runs` values steady at `base` (±0.3 % wobble), the last one `changePct` worse or better. */
+export function history(runs: number, base: number, lastChangePct = 0): number[] {
+  return Array.from({ length: runs }, (_, i) =>
+    i === runs - 1 ? base * (1 + lastChangePct / 100) : base * (1 + 0.003 * Math.sin(i * 1.7)),
+  );
+}
+
+export class Bench {
+  constructor(
+    readonly baseUrl: string,
+    readonly token: string,
+  ) {}
+
+  /** POST /api/v1/results; throws with the problem body on anything but 2xx. */
+  async upload(doc: Doc): Promise<Ingest> {
+    const r = await fetch(`${this.baseUrl}/api/v1/results`, {
+      method: "POST",
+      headers: { "content-type": "application/json", authorization: `Bearer ${this.token}` },
+      body: JSON.stringify(doc),
+    });
+    const text = await r.text();
+    if (!r.ok) throw new Error(`upload failed (${r.status}): ${text}`);
+    return JSON.parse(text) as Ingest;
+  }
+
+  /** Register a runner manifest (name, language, headline, metrics) as an agent would. */
+  async registerManifest(
+    system: string,
+    manifest: Omit<S["Manifest"], "system" | "profiles">,
+  ): Promise<void> {
+    const body = { system, profiles: { quick: { description: "e2e", scenarios: [] } }, ...manifest };
+    const r = await fetch(`${this.baseUrl}/api/v1/systems/${system}/manifest`, {
+      method: "PUT",
+      headers: { "content-type": "application/json", authorization: `Bearer ${this.token}` },
+      body: JSON.stringify(body),
+    });
+    if (!r.ok) throw new Error(`manifest of ${system} refused (${r.status}): ${await r.text()}`);
+  }
+
+  /** GET a JSON resource of the API. */
+  async get<T>(path: string): Promise<T> {
+    const r = await fetch(`${this.baseUrl}${path}`);
+    if (!r.ok) throw new Error(`GET ${path}: ${r.status} ${await r.text()}`);
+    return (await r.json()) as T;
+  }
+
+  /** Upload one run per value index of `series` (all series share the runs), an hour apart, ending now. */
+  async seedRuns(system: string, series: SeriesSpec[], branch = "main"): Promise<Ingest[]> {
+    const runs = Math.max(...series.map((s) => s.values.length));
+    const start = Date.now() - runs * HOUR;
+    const out: Ingest[] = [];
+    for (let i = 0; i < runs; i++) {
+      const at = new Date(start + i * HOUR).toISOString();
+      const byBenchmark = new Map<string, Doc["results"][number]>();
+      for (const s of series) {
+        const v = s.values[i];
+        if (v === undefined) continue;
+        const key = `${s.benchmark} ${JSON.stringify(s.parameters ?? {})}`;
+        const result = byBenchmark.get(key) ?? {
+          benchmark: s.benchmark,
+          parameters: s.parameters ?? {},
+          metrics: [],
+        };
+        result.metrics.push({
+          name: s.metric,
+          unit: s.unit,
+          direction: s.direction,
+          samples: samplesAround(v),
+        });
+        byBenchmark.set(key, result);
+      }
+      out.push(
+        await this.upload({
+          schema: "benchdash/v1",
+          system,
+          run: {
+            external_id: `${system}-${branch}-${i}`,
+            commit: randomBytes(5).toString("hex"),
+            branch,
+            trigger: "ci",
+            profile: "quick",
+            started_at: at,
+            finished_at: at,
+            testbed: "e2e-testbed",
+          },
+          environment: { os: "Linux", cpu: "e2e", cores: 2, memory_mb: 2048 },
+          results: [...byBenchmark.values()],
+        }),
+      );
+    }
+    return out;
+  }
+}
