@@ -117,9 +117,22 @@ def pgbench(url: str, clients: int, seconds: float) -> float:
         f.write(sql)
     try:
         out = subprocess.run(
-            [str(binary), "-n", "-c", str(clients), "-j", str(clients), "-T",
-             str(int(seconds)), "-f", f.name, url],
-            capture_output=True, text=True, check=True,
+            [
+                str(binary),
+                "-n",
+                "-c",
+                str(clients),
+                "-j",
+                str(clients),
+                "-T",
+                str(int(seconds)),
+                "-f",
+                f.name,
+                url,
+            ],
+            capture_output=True,
+            text=True,
+            check=True,
         ).stdout
     finally:
         os.unlink(f.name)
@@ -183,8 +196,25 @@ def preload(url: str, target: int) -> None:
                 for bench_id, series_id in pairs:
                     if written >= missing:
                         break
-                    cp.write_row((run_id, bench_id, metric[0], series_id, at, 1.0, [1.0], 1,
-                                  1.0, 1.0, 0.0, 1.0, 1.0, 0.0, 0))
+                    cp.write_row(
+                        (
+                            run_id,
+                            bench_id,
+                            metric[0],
+                            series_id,
+                            at,
+                            1.0,
+                            [1.0],
+                            1,
+                            1.0,
+                            1.0,
+                            0.0,
+                            1.0,
+                            1.0,
+                            0.0,
+                            0,
+                        )
+                    )
                     written += 1
         conn.execute("ANALYZE")
     print(f"  preloaded {missing:,} measurements in {time.perf_counter() - t0:.1f} s", flush=True)
@@ -201,24 +231,33 @@ def main() -> None:
     db = scratch_database("benchdash_bench_ingest")
     url = db.replace("postgresql+psycopg://", "postgresql://")
     token = cli(db, "token", "create", "--system", "benchsys", "--scope", "upload")
-    print(f"machine: {platform.machine()} {platform.processor() or ''} {os.cpu_count()} cores, "
-          f"Python {platform.python_version()}; {args.clients} clients, {args.seconds:.0f} s each")
+    print(
+        f"machine: {platform.machine()} {platform.processor() or ''} {os.cpu_count()} cores, "
+        f"Python {platform.python_version()}; {args.clients} clients, {args.seconds:.0f} s each"
+    )
     with api(db, workers=1) as base:  # creates the system, branch, testbed and series
         load_api(base, token, 1, 1.0, False, "warmup")
     for stored in (int(s) for s in args.stored.split(",")):
         preload(url, stored)
         floor = pgbench(url, args.clients, args.seconds)
-        print(f"stored {stored:,}: PostgreSQL floor (pgbench, 20-row INSERT per transaction): "
-              f"{floor:.0f} tx/s", flush=True)
+        print(
+            f"stored {stored:,}: PostgreSQL floor (pgbench, 20-row INSERT per transaction): "
+            f"{floor:.0f} tx/s",
+            flush=True,
+        )
         for workers in (int(w) for w in args.workers.split(",")):
             with api(db, workers=workers) as base:
                 for samples in (False, True):
                     shape = "5 samples" if samples else "values only"
                     tag = f"s{stored}-w{workers}-{'s' if samples else 'v'}"
-                    line, rate = load_api(base, token, args.clients, args.seconds, samples,
-                                          tag).split("|")
-                    print(f"  {workers} worker(s), {shape}: {line}; ratio to floor "
-                          f"{float(rate) / floor:.3f}", flush=True)
+                    line, rate = load_api(
+                        base, token, args.clients, args.seconds, samples, tag
+                    ).split("|")
+                    print(
+                        f"  {workers} worker(s), {shape}: {line}; ratio to floor "
+                        f"{float(rate) / floor:.3f}",
+                        flush=True,
+                    )
 
 
 if __name__ == "__main__":

@@ -28,17 +28,6 @@ class Strict(BaseModel):
 class MetricIn(Strict):
     """One metric of one benchmark: a value, repeated samples, or both."""
 
-    model_config = ConfigDict(
-        extra="forbid",
-        allow_inf_nan=False,
-        json_schema_extra={
-            "anyOf": [
-                {"required": ["value"], "properties": {"value": {"type": "number"}}},
-                {"required": ["samples"], "properties": {"samples": {"minItems": 1}}},
-            ]
-        },
-    )
-
     name: str = Field(min_length=1, max_length=120, pattern=r"^[A-Za-z0-9_.%/\-]+$")
     unit: SafeStr = Field(
         min_length=1, max_length=40, description="Unit, e.g. ns, req/s, MiB/s, %."
