@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import secrets
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import timedelta
@@ -87,19 +88,34 @@ def generate_plain() -> str:
     return f"{TOKEN_PREFIX}{secrets.token_hex(6)}_{secrets.token_urlsafe(32)}"
 
 
+# Verified tokens are remembered for a few seconds per process (by the hash of the whole
+# token), so a burst of uploads costs one lookup; a revocation takes effect within this time.
+VERIFIED_TTL_S = 10.0
+_verified: dict[str, tuple[float, int, Principal]] = {}
+
+
 def verify_token(*, session: Session, plain: str) -> Principal:
     """Resolve a bearer token to a principal, comparing hashes in constant time."""
     parts = plain.split("_", 2)
     if len(parts) < 3 or not plain.startswith(TOKEN_PREFIX):
         raise Unauthorized("the token is malformed: expected bd_<prefix>_<secret>")
+    digest = _digest(plain)
+    cached = _verified.get(digest)
+    if cached is not None and cached[0] > time.monotonic():
+        usage.note(cached[1])
+        return cached[2]
     token = session.scalar(select(ApiToken).where(ApiToken.prefix == parts[1]))
     expected = token.token_hash if token else _digest("")
-    if token is None or not hmac.compare_digest(expected, _digest(plain)):
+    if token is None or not hmac.compare_digest(expected, digest):
         raise Unauthorized("the token is not valid")
     if token.revoked_at is not None:
         raise Unauthorized("the token has been revoked")
     usage.note(token.id)  # written later, outside this request's transaction
-    return Principal(f"token:{token.name}", frozenset(token.scopes), frozenset(token.systems))
+    principal = Principal(f"token:{token.name}", frozenset(token.scopes), frozenset(token.systems))
+    if len(_verified) > 1000:
+        _verified.clear()
+    _verified[digest] = (time.monotonic() + VERIFIED_TTL_S, token.id, principal)
+    return principal
 
 
 def require(principal: Principal | None, scope: str, system: str | None = None) -> Principal:

@@ -95,11 +95,15 @@ def _insert_run(
         "profile": document.run.profile,
         "status": RunStatus.COMPLETED,
         "created_at": now,
+        "accepted": True,
+        "cancel_requested": False,
     }
     stmt = insert(Run).values(**values)
     if document.run.external_id:
         stmt = stmt.on_conflict_do_nothing(index_elements=["system_id", "external_id"])
-    return session.scalars(stmt.returning(Run)).first()
+    run_id = session.scalar(stmt.returning(Run.id))
+    # A plain object of the row just written: no ORM identity work on the hot path.
+    return None if run_id is None else Run(id=run_id, **values)
 
 
 def _complete_queued(*, session: Session, document: DocumentIn, run: Run, testbed_id: int) -> None:
