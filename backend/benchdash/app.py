@@ -16,6 +16,7 @@ from fastapi.staticfiles import StaticFiles
 from starlette.concurrency import run_in_threadpool
 
 from benchdash import __version__
+from benchdash.alerts import reruns
 from benchdash.alerts.router import router as alerts_router
 from benchdash.auth import usage
 from benchdash.auth.router import router as auth_router
@@ -99,6 +100,12 @@ def reap_once() -> list[int]:
         return lifecycle.reap(session=session, timeout_s=get_settings().heartbeat_timeout_s)
 
 
+def settle_reruns() -> int:
+    """Confirm or dismiss suspected points whose re-runs all ended without a last upload."""
+    with transaction() as session:
+        return reruns.settle_pending(session=session)
+
+
 def flush_token_usage() -> int:
     """Write the tokens' `last_used_at` in a transaction of its own."""
     with transaction() as session:
@@ -124,6 +131,9 @@ async def lifespan(_: FastAPI) -> AsyncIterator[None]:
     tasks = [asyncio.create_task(_every(usage.FLUSH_S, flush_token_usage, "token usage"))]
     if settings.reaper_interval_s > 0:
         tasks.append(asyncio.create_task(_every(settings.reaper_interval_s, reap_once, "reaper")))
+        tasks.append(
+            asyncio.create_task(_every(settings.reaper_interval_s, settle_reruns, "re-runs"))
+        )
     yield
     for task in tasks:
         task.cancel()

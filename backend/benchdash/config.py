@@ -43,6 +43,9 @@ class Settings(BaseSettings):
     )
     db_statement_timeout_ms: int = Field(30_000, ge=0, description="Longest statement (0: none)")
     db_lock_timeout_ms: int = Field(5_000, ge=0, description="Longest wait on a lock (0: none)")
+    reruns: int = Field(
+        2, ge=0, le=10, description="Re-runs that confirm a runner-executed suspected change"
+    )
     heartbeat_timeout_s: float = Field(60.0, description="Fail active runs silent this long")
     reaper_interval_s: float = Field(10.0, description="How often to look for them (0: never)")
     workers: int = Field(

@@ -4,7 +4,7 @@ from benchdash.alerts.models import Alert
 from benchdash.audit.models import AuditEvent
 from benchdash.auth.models import ApiToken, User, UserSession
 from benchdash.db import Base
-from benchdash.results.models import Measurement, Series, Verdict
+from benchdash.results.models import Measurement, Series, SeriesRestart, Verdict
 from benchdash.runs.models import Run, RunEvent
 from benchdash.systems.models import Benchmark, Branch, Metric, System, Testbed
 
@@ -20,6 +20,7 @@ __all__ = [
     "Run",
     "RunEvent",
     "Series",
+    "SeriesRestart",
     "System",
     "Testbed",
     "User",

@@ -14,6 +14,7 @@ from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.orm import Session
 
 from benchdash.app import create_app
+from benchdash.auth import usage
 from benchdash.cli import _alembic_config
 from benchdash.db import database_url, session_maker, session_scope
 from benchdash.kit.embedded import normalize_url
@@ -93,3 +94,4 @@ def client(connection: Connection) -> Iterator[TestClient]:
     app.dependency_overrides[session_maker] = lambda: contextmanager(request_session)
     with TestClient(app) as c:
         yield c
+        usage.forget()  # the tokens used here lived in the rolled-back test transaction

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from sqlalchemy import CheckConstraint, DateTime, ForeignKey, Index, Integer, String, text
+from sqlalchemy import CheckConstraint, DateTime, Float, ForeignKey, Index, Integer, String, text
 from sqlalchemy.orm import Mapped, mapped_column
 
 from benchdash.alerts.states import AlertStatus
@@ -18,6 +18,7 @@ class Alert(Base):
     __tablename__ = "alert"
     __table_args__ = (
         CheckConstraint(f"status IN ({sql_in(AlertStatus)})", name="status_known"),
+        CheckConstraint("level IN ('warn','fail')", name="level_known"),
         Index(
             "uq_alert_active_series",
             "benchmark_id",
@@ -36,7 +37,15 @@ class Alert(Base):
     branch_id: Mapped[int] = mapped_column(ForeignKey("branch.id", ondelete="CASCADE"))
     testbed_id: Mapped[int] = mapped_column(ForeignKey("testbed.id", ondelete="CASCADE"))
     verdict_id: Mapped[int] = mapped_column(ForeignKey("verdict.id", ondelete="CASCADE"))
+    # The step it names: its first bad run (and that run's verdict), the last good run before.
     run_id: Mapped[int] = mapped_column(ForeignKey("run.id", ondelete="CASCADE"))
+    last_good_run_id: Mapped[int | None] = mapped_column(ForeignKey("run.id", ondelete="SET NULL"))
+    level: Mapped[str] = mapped_column(String(10), default="fail")
+    baseline_value: Mapped[float | None] = mapped_column(Float)  # the level before the step
+    warn_floor: Mapped[float | None] = mapped_column(Float)  # the floor it crossed (%)
+    change_pct: Mapped[float | None] = mapped_column(Float)  # the step, positive = worse
+    p_value: Mapped[float | None] = mapped_column(Float)
+    confirmed_by: Mapped[str | None] = mapped_column(String(20))
     status: Mapped[str] = mapped_column(String(20), default="open")
     opened_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     acknowledged_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
@@ -23,10 +23,20 @@ class AlertRead(BaseModel):
     unit: str
     branch: str
     testbed: str
-    run_id: int = Field(description="The run whose verdict opened the alert.")
-    commit: str | None
-    change_pct: float | None
+    run_id: int = Field(description="The step's first bad run.")
+    commit: str | None = Field(description="The first bad run's commit.")
+    last_good_run_id: int | None = Field(None, description="The last run before the step.")
+    last_good_commit: str | None = Field(
+        None, description="Its commit: the regression lies in last_good_commit..commit."
+    )
+    level: Literal["warn", "fail"] = "fail"
+    confirmed_by: str | None = Field(
+        None, description="change-point, persistence or re-runs (null: opened before 0004)."
+    )
+    change_pct: float | None = Field(description="The step's size, positive = worse (%).")
     p_value: float | None
+    baseline: float | None = Field(None, description="The level before the step.")
+    warn_floor: float | None = Field(None, description="The effective warn floor it crossed (%).")
     explanation: str
     series_url: str
     opened_at: datetime

@@ -1,10 +1,15 @@
-"""Alerts: open on fail, resolve on recovery, acknowledge on request."""
+"""Alerts: opened only for a confirmed step (naming its first bad run), one per step, resolved
+when the series is back at its old level, acknowledged on request.
+
+The decisions come from the pure detector (`regression.detector`): `apply` carries out what
+an upload's assessments decided; re-runs of runner-executed systems are in `alerts.reruns`.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
-from sqlalchemy import ARRAY, Integer, cast, func, select, text, update
+from sqlalchemy import select, text, update
 from sqlalchemy.dialects.postgresql import insert
 from sqlalchemy.orm import Session
 
@@ -12,103 +17,125 @@ from benchdash.alerts.models import Alert
 from benchdash.alerts.states import AlertStatus
 from benchdash.db import utcnow
 from benchdash.kit.errors import Conflict, NotFound
-from benchdash.regression import engine
-from benchdash.regression.engine import Level
+from benchdash.regression.model import Action, AlertDecision, OpenAlert, Stage
 from benchdash.results.judge import Judged
-from benchdash.results.models import Verdict
+from benchdash.results.models import Series, Verdict
 from benchdash.runs.models import Run
-from benchdash.systems.models import Metric, System
+from benchdash.systems.models import System
 
-RECOVERED = {Level.OK, Level.IMPROVED}
-
-
-def apply_verdicts(
-    *, session: Session, run: Run, judged: Sequence[Judged], active_alerts: bool = True
-) -> None:
-    """Open an alert per fail verdict (one active per series); resolve on ok/improved.
-
-    `active_alerts=False` (the series of this run have none) skips the look for recoveries.
+_OPEN_ALERTS = text(
     """
-    assert run.testbed_id is not None
-    failing = [
-        {
-            "system_id": run.system_id,
-            "benchmark_id": j.benchmark.id,
-            "metric_id": j.metric.id,
-            "branch_id": run.branch_id,
-            "testbed_id": run.testbed_id,
-            "verdict_id": j.verdict_id,
-            "run_id": run.id,
-            "status": AlertStatus.OPEN,
-            "opened_at": utcnow(),
-        }
-        for j in judged
-        if j.verdict.level == Level.FAIL
-    ]
-    recovered = [(j.benchmark.id, j.metric.id) for j in judged if j.verdict.level in RECOVERED]
-    if failing:
-        session.execute(
-            insert(Alert)
-            .values(failing)
-            .on_conflict_do_nothing(
-                index_elements=["benchmark_id", "metric_id", "branch_id", "testbed_id"],
-                index_where=text("status <> 'resolved'"),
-            )
-        )
-    if recovered and active_alerts:
-        _resolve_recovered(session=session, run=run, judged=judged, series=recovered)
+    SELECT s.id, a.run_id, coalesce(a.baseline_value, v.baseline_value),
+           coalesce(a.warn_floor, v.floor_warn, v.warn_threshold)
+    FROM alert a
+    JOIN series s ON s.benchmark_id = a.benchmark_id AND s.metric_id = a.metric_id
+                 AND s.branch_id = a.branch_id AND s.testbed_id = a.testbed_id
+    JOIN verdict v ON v.id = a.verdict_id
+    WHERE s.id = ANY(CAST(:ids AS int[])) AND a.status <> 'resolved'
+    """
+)
+_VERDICT_OF = text(
+    "SELECT v.id FROM measurement m JOIN verdict v ON v.measurement_id = m.id "
+    "WHERE m.series_id = :series AND m.run_id = :run"
+)
 
 
-def _resolve_recovered(
-    *,
-    session: Session,
-    run: Run,
-    judged: Sequence[Judged],
-    series: list[tuple[int, int]],
-) -> None:
-    """Resolve active alerts whose series is back within the warn threshold of the baseline
-    the alert was opened against (a baseline that has absorbed the regression is no recovery)."""
-    value = {(j.benchmark.id, j.metric.id): j.stats.value for j in judged}
-    keys = (
-        select(
-            func.unnest(cast([b for b, _ in series], ARRAY(Integer))).label("b"),
-            func.unnest(cast([m for _, m in series], ARRAY(Integer))).label("m"),
-        )
-    ).subquery()
-    active = session.execute(
-        select(
-            Alert.id,
-            Alert.benchmark_id,
-            Alert.metric_id,
-            Verdict.baseline_value,
-            Metric.direction,
-            Metric.warn_threshold,
-        )
-        .join(keys, (keys.c.b == Alert.benchmark_id) & (keys.c.m == Alert.metric_id))
-        .join(Verdict, Verdict.id == Alert.verdict_id)
-        .join(Metric, Metric.id == Alert.metric_id)
+def open_alerts(*, session: Session, series_ids: Sequence[int]) -> Mapping[int, OpenAlert]:
+    """The alert that is not resolved of each series that has one, as the detector reads it."""
+    rows = session.execute(_OPEN_ALERTS, {"ids": list(series_ids)}).all()
+    return {
+        sid: OpenAlert(run_id, base, floor)
+        for sid, run_id, base, floor in rows
+        if base is not None and floor is not None
+    }
+
+
+def resolve(*, session: Session, series_id: int, by_run_id: int) -> None:
+    """Resolve the series' alert that is not resolved yet, if any."""
+    series = session.get_one(Series, series_id)
+    session.execute(
+        update(Alert)
         .where(
-            Alert.system_id == run.system_id,
-            Alert.branch_id == run.branch_id,
-            Alert.testbed_id == run.testbed_id,
+            Alert.benchmark_id == series.benchmark_id,
+            Alert.metric_id == series.metric_id,
+            Alert.branch_id == series.branch_id,
+            Alert.testbed_id == series.testbed_id,
             Alert.status != AlertStatus.RESOLVED,
         )
-    ).all()
-    back = [
-        a.id
-        for a in active
-        if a.baseline_value is None
-        or engine.change_worse(value[(a.benchmark_id, a.metric_id)], a.baseline_value, a.direction)
-        * 100
-        < a.warn_threshold
-    ]
-    if back:
-        session.execute(
-            update(Alert)
-            .where(Alert.id.in_(back))
-            .values(status=AlertStatus.RESOLVED, resolved_at=utcnow(), resolved_by_run_id=run.id)
-            .execution_options(synchronize_session=False)
+        .values(status=AlertStatus.RESOLVED, resolved_at=utcnow(), resolved_by_run_id=by_run_id)
+        .execution_options(synchronize_session=False)
+    )
+
+
+def open_step(
+    *,
+    session: Session,
+    series_id: int,
+    decision: AlertDecision,
+    by_run_id: int,
+    verdict_id: int | None = None,
+) -> None:
+    """Open the alert of a confirmed step; its first bad run's verdict becomes confirmed."""
+    assert decision.first_bad_run_id is not None and decision.level is not None
+    if decision.supersedes:
+        resolve(session=session, series_id=series_id, by_run_id=by_run_id)
+    if verdict_id is None:
+        verdict_id = session.scalar(
+            _VERDICT_OF, {"series": series_id, "run": decision.first_bad_run_id}
         )
+    if verdict_id is None:
+        return  # the first bad run's point is gone (deleted run): nothing to name
+    session.execute(
+        update(Verdict)
+        .where(Verdict.id == verdict_id)
+        .values(stage=Stage.CONFIRMED)
+        .execution_options(synchronize_session=False)
+    )
+    series = session.get_one(Series, series_id)
+    session.execute(
+        insert(Alert)
+        .values(
+            system_id=series.system_id,
+            benchmark_id=series.benchmark_id,
+            metric_id=series.metric_id,
+            branch_id=series.branch_id,
+            testbed_id=series.testbed_id,
+            verdict_id=verdict_id,
+            run_id=decision.first_bad_run_id,
+            last_good_run_id=decision.last_good_run_id,
+            level=decision.level.value,
+            baseline_value=decision.baseline_value,
+            warn_floor=decision.warn_floor,
+            change_pct=decision.change_pct,
+            p_value=decision.p_value,
+            confirmed_by=decision.confirmed_by,
+            status=AlertStatus.OPEN,
+            opened_at=utcnow(),
+        )
+        .on_conflict_do_nothing(
+            index_elements=["benchmark_id", "metric_id", "branch_id", "testbed_id"],
+            index_where=text("status <> 'resolved'"),
+        )
+    )
+
+
+def apply(*, session: Session, run: Run, judged: Sequence[Judged]) -> None:
+    """Carry out each assessment's alert decision (re-runs decide nothing themselves)."""
+    if run.rerun_of is not None:
+        return
+    for j in judged:
+        decision = j.assessment.decision
+        if decision.action is Action.OPEN:
+            own = j.verdict_id if decision.first_bad_run_id == run.id else None
+            open_step(
+                session=session,
+                series_id=j.series_id,
+                decision=decision,
+                by_run_id=run.id,
+                verdict_id=own,
+            )
+        elif decision.action is Action.RESOLVE:
+            resolve(session=session, series_id=j.series_id, by_run_id=run.id)
 
 
 def system_of(*, session: Session, alert_id: int) -> str:

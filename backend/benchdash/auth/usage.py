@@ -39,3 +39,9 @@ def flush(session: Session) -> int:
         {"ids": ids},
     )
     return len(ids)
+
+
+def forget() -> None:
+    """Drop what was noted and not written yet (tests whose tokens were rolled back)."""
+    with _lock:
+        _pending.clear()

@@ -1,10 +1,22 @@
-"""Store a document and act on its verdicts: what an upload does, for the API and the demo."""
+"""Store a document and act on its verdicts: what an upload does, for the API and the demo.
+
+1. `results` stores the run, its measurements and their verdicts (stage one: suspected or not),
+   reading each series' open alert through `alerts`.
+2. `alerts` carries out stage two: opens the alert of a confirmed step (CI-fed), resolves
+   recovered ones, queues re-runs of a runner-executed run with suspected points, and settles
+   a re-run group when its last document arrives.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
+
 from sqlalchemy.orm import Session
 
+from benchdash.alerts import reruns
 from benchdash.alerts import service as alert_service
+from benchdash.config import get_settings
+from benchdash.regression.model import Mode, OpenAlert
 from benchdash.results import read as result_read
 from benchdash.results import service as result_service
 from benchdash.results.schemas import DocumentIn, IngestResponse
@@ -12,23 +24,33 @@ from benchdash.runs import service as run_service
 
 
 def store(*, session: Session, document: DocumentIn) -> IngestResponse:
-    """Ingest `document` in the caller's transaction, open or resolve alerts, and answer."""
-    outcome = result_service.ingest(session=session, document=document)
-    system, branch = outcome.system, outcome.branch
+    """Ingest `document` in the caller's transaction, then its alerts and re-runs; answer."""
+
+    def open_alerts(series_ids: Sequence[int]) -> Mapping[int, OpenAlert]:
+        return alert_service.open_alerts(session=session, series_ids=series_ids)
+
+    outcome = result_service.ingest(session=session, document=document, open_alerts=open_alerts)
+    system, branch, run = outcome.system, outcome.branch, outcome.run
     if outcome.created:
-        alert_service.apply_verdicts(
-            session=session,
-            run=outcome.run,
-            judged=outcome.judged,
-            active_alerts=outcome.active_alerts,
-        )
-        verdicts = [j.read(system, branch) for j in outcome.judged]
-    else:
-        verdicts = result_read.verdicts_for_run(
-            session=session, run_id=outcome.run.id, system=system, branch=branch
-        )
+        alert_service.apply(session=session, run=run, judged=outcome.judged)
+        if outcome.mode is Mode.RUNNER:
+            reruns.queue(
+                session=session,
+                run=run,
+                judged=outcome.judged,
+                system=system,
+                branch=branch,
+                count=get_settings().reruns,
+            )
+        if run.rerun_of is not None:
+            reruns.settle(session=session, run_id=run.rerun_of)
+    verdicts = (
+        result_read.verdicts_for_run(session=session, run_id=run.id, system=system, branch=branch)
+        if not outcome.created or run.rerun_of is not None
+        else [j.read(system, branch) for j in outcome.judged]
+    )
     counts: dict[str, int] = {}
     for v in verdicts:
         counts[v.level] = counts.get(v.level, 0) + 1
-    run = run_service.to_summary((outcome.run, system, branch, outcome.testbed), counts)
-    return IngestResponse(created=outcome.created, run=run, verdicts=verdicts)
+    summary = run_service.to_summary((run, system, branch, outcome.testbed), counts)
+    return IngestResponse(created=outcome.created, run=summary, verdicts=verdicts)

@@ -8,23 +8,28 @@ up together by joining arrays (`unnest`), never by a list of tuples that grows w
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from datetime import datetime
 
 from sqlalchemy import text
 from sqlalchemy.orm import Session
 
+from benchdash.regression.model import Point, Stage
+
 SeriesKey = tuple[int, int]  # (benchmark_id, metric_id)
 
 _HISTORY = text(
     """
-    SELECT k.b AS benchmark_id, k.m AS metric_id, h.run_id, h.value, h.samples, h.commit
+    SELECT k.b AS benchmark_id, k.m AS metric_id, h.run_id, h.value, h.samples, h.commit,
+           h.stage, h.restart
     FROM unnest(CAST(:benchmarks AS int[]), CAST(:metrics AS int[])) AS k(b, m)
     JOIN series s ON s.benchmark_id = k.b AND s.metric_id = k.m
                  AND s.branch_id = :branch AND s.testbed_id = :testbed
     CROSS JOIN LATERAL (
-        SELECT m.run_id, m.value, m.samples, r.commit
+        SELECT m.run_id, m.value, m.samples, r.commit, v.stage,
+               EXISTS (SELECT 1 FROM series_restart sr
+                       WHERE sr.series_id = s.id AND sr.run_id = m.run_id) AS restart
         FROM measurement m JOIN run r ON r.id = m.run_id
+        LEFT JOIN verdict v ON v.measurement_id = m.id
         WHERE m.series_id = s.id AND r.accepted
           AND (m.started_at, m.run_id) < (:started_at, :run_id)
         ORDER BY m.started_at DESC, m.run_id DESC
@@ -32,16 +37,6 @@ _HISTORY = text(
     ) AS h
     """
 )
-
-
-@dataclass(frozen=True)
-class Point:
-    """One earlier run's measurement of a series."""
-
-    run_id: int
-    value: float
-    samples: tuple[float, ...]
-    commit: str | None
 
 
 def recent_points(
@@ -53,7 +48,7 @@ def recent_points(
     before: tuple[datetime, int],
     limit: int,
 ) -> dict[SeriesKey, list[Point]]:
-    """The newest `limit` accepted points of each series before `before`, newest first."""
+    """The newest `limit` accepted points of each series before `before`, oldest first."""
     if not keys:
         return {}
     rows = session.execute(
@@ -69,8 +64,18 @@ def recent_points(
         },
     )
     out: dict[SeriesKey, list[Point]] = {}
-    for b, m, run_id, value, samples, commit in rows:
-        out.setdefault((b, m), []).append(Point(run_id, value, tuple(samples or ()), commit))
+    for b, m, run_id, value, samples, commit, stage, restart in rows:
+        point = Point(
+            run_id,
+            value,
+            commit,
+            tuple(samples or ()),
+            Stage(stage) if stage else None,
+            bool(restart),
+        )
+        out.setdefault((b, m), []).append(point)
+    for points in out.values():
+        points.reverse()
     return out
 
 
@@ -91,4 +96,4 @@ def pinned_points(
         ),
         {"benchmarks": [k[0] for k in keys], "metrics": [k[1] for k in keys], "run": run_id},
     )
-    return {(b, m): Point(rid, v, tuple(s or ()), c) for b, m, rid, v, s, c in rows}
+    return {(b, m): Point(rid, v, c, tuple(s or ())) for b, m, rid, v, s, c in rows}

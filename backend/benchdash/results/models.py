@@ -18,7 +18,7 @@ from sqlalchemy import (
 )
 from sqlalchemy.orm import Mapped, mapped_column
 
-from benchdash.db import Base
+from benchdash.db import Base, utcnow
 from benchdash.kit.sql import sql_in
 from benchdash.regression.engine import Level
 
@@ -90,3 +90,24 @@ class Verdict(Base):
     warn_threshold: Mapped[float] = mapped_column(Float)
     fail_threshold: Mapped[float] = mapped_column(Float)
     explanation: Mapped[str] = mapped_column(Text, default="")
+    # Earned alerts: the stage of this point, the floors its change had to cross (percent, from
+    # the configured thresholds and the series' run-to-run variation), why it was not judged.
+    stage: Mapped[str | None] = mapped_column(String(12))
+    floor_warn: Mapped[float | None] = mapped_column(Float)
+    floor_fail: Mapped[float | None] = mapped_column(Float)
+    variation: Mapped[float | None] = mapped_column(Float)
+    reason: Mapped[str | None] = mapped_column(Text)
+
+
+class SeriesRestart(Base):
+    """An accepted distribution change: the series' baseline restarts at this run."""
+
+    __tablename__ = "series_restart"
+    __table_args__ = (UniqueConstraint("series_id", "run_id"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    series_id: Mapped[int] = mapped_column(ForeignKey("series.id", ondelete="CASCADE"))
+    run_id: Mapped[int] = mapped_column(ForeignKey("run.id", ondelete="CASCADE"))
+    note: Mapped[str] = mapped_column(Text)
+    created_by: Mapped[str] = mapped_column(String(200))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)

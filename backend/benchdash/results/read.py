@@ -60,8 +60,13 @@ def verdicts_for_run(
             z_score=v.z_score,
             gate=v.gate,
             level=v.level,
+            stage=v.stage,
             warn_threshold=v.warn_threshold,
             fail_threshold=v.fail_threshold,
+            floor_warn=v.floor_warn,
+            floor_fail=v.floor_fail,
+            variation=v.variation,
+            reason=v.reason,
             explanation=v.explanation,
             series_url=series_url(system, b.name, b.params_key, mt.name, branch),
         )

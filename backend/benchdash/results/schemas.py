@@ -9,6 +9,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator, model_valida
 
 from benchdash.kit.validation import SafeJson, SafeStr, check_text
 from benchdash.regression.engine import Level
+from benchdash.regression.model import Stage
 from benchdash.runs.schemas import RunSummary
 from benchdash.runs.states import RunTrigger
 
@@ -138,8 +139,21 @@ class VerdictRead(BaseModel):
     z_score: float | None
     gate: str | None
     level: Level
-    warn_threshold: float
-    fail_threshold: float
+    stage: Stage | None = Field(
+        None,
+        description="suspected: crossed the floors, awaiting confirmation; confirmed: an alert "
+        "names it as a step's first bad run; dismissed: its re-runs did not confirm it.",
+    )
+    warn_threshold: float = Field(description="Configured warn threshold (%).")
+    fail_threshold: float = Field(description="Configured fail threshold (%).")
+    floor_warn: float | None = Field(
+        None, description="Effective warn floor (%): the configured one or the series' noise."
+    )
+    floor_fail: float | None = Field(None, description="Effective fail floor (%).")
+    variation: float | None = Field(
+        None, description="The series' typical run-to-run change (%), when measured."
+    )
+    reason: str | None = Field(None, description="Why nothing was judged (too little history).")
     explanation: str
     series_url: str
 

@@ -17,6 +17,7 @@ from sqlalchemy.orm import Session
 
 from benchdash.db import utcnow
 from benchdash.kit.errors import InvalidInput, NotFound
+from benchdash.regression.model import Mode
 from benchdash.results import ensure, judge, resolve
 from benchdash.results.schemas import DocumentIn, ResultIn
 from benchdash.runs import lifecycle
@@ -37,6 +38,7 @@ class IngestOutcome:
     testbed: str | None
     judged: list[judge.Judged] = field(default_factory=list)
     active_alerts: bool = True  # whether the run's series may have alerts to resolve
+    mode: Mode = Mode.CI
 
 
 def find_by_external_id(*, session: Session, system_id: int, external_id: str) -> Run | None:
@@ -122,8 +124,14 @@ def _complete_queued(*, session: Session, document: DocumentIn, run: Run, testbe
     session.flush()
 
 
-def ingest(*, session: Session, document: DocumentIn) -> IngestOutcome:
-    """Store one document in the caller's transaction; the same external id returns the old run."""
+def ingest(
+    *, session: Session, document: DocumentIn, open_alerts: judge.OpenAlerts | None = None
+) -> IngestOutcome:
+    """Store one document in the caller's transaction; the same external id returns the old run.
+
+    A document completing a queued run (`run.id`) is runner-executed: its suspected changes are
+    confirmed by re-runs; any other upload is CI-fed: confirmed by the series' next runs.
+    """
     _check_unique(document.results)
     declared = _declared_metrics(document.results)
     meta = document.run
@@ -178,11 +186,25 @@ def ingest(*, session: Session, document: DocumentIn) -> IngestOutcome:
         for m in r.metrics
     ]
     series = {(b.id, mt.id): found.series[(b.id, mt.id)] for b, mt, _ in items}
+    mode = Mode.RUNNER if queued is not None else Mode.CI
     judged = judge.judge_run(
-        session=session, run=run, branch=found.branch, items=items, series=series
+        session=session,
+        run=run,
+        branch=found.branch,
+        items=items,
+        series=series,
+        mode=mode,
+        open_alerts=open_alerts if found.active_alerts else None,
     )
     return IngestOutcome(
-        run, True, document.system, found.branch.name, found.testbed[1], judged, found.active_alerts
+        run,
+        True,
+        document.system,
+        found.branch.name,
+        found.testbed[1],
+        judged,
+        found.active_alerts,
+        mode,
     )
 
 

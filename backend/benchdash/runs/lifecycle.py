@@ -53,8 +53,13 @@ def trigger(
     benchmarks: list[str] | None,
     trigger_kind: str,
     branch: str | None = None,
+    rerun_of: int | None = None,
 ) -> Run:
-    """Create a queued run and defer its job on the system's queue, in one transaction."""
+    """Create a queued run and defer its job on the system's queue, in one transaction.
+
+    A re-run (`rerun_of`) re-measures a suspected change of another run: it is not accepted
+    into its series' history, it only confirms or dismisses the suspicion.
+    """
     row = system_service.get_by_slug(session=session, slug=system)
     manifest = row.manifest or {}
     if not manifest:
@@ -91,6 +96,8 @@ def trigger(
         ref=ref,
         commit=ref if is_sha else None,
         requested_benchmarks=benchmarks or None,
+        rerun_of=rerun_of,
+        accepted=rerun_of is None,
         created_at=utcnow(),
         started_at=utcnow(),
     )

@@ -3,15 +3,36 @@
 from __future__ import annotations
 
 from sqlalchemy import select
-from sqlalchemy.orm import Session
+from sqlalchemy.orm import Session, aliased
 
 from benchdash.alerts.models import Alert
 from benchdash.alerts.schemas import AlertRead
 from benchdash.alerts.states import AlertStatus
+from benchdash.regression.engine import Level
+from benchdash.regression.explain import explain_alert
+from benchdash.regression.model import Action, AlertDecision
 from benchdash.results.models import Verdict
 from benchdash.results.read import series_url
 from benchdash.runs.models import Run
 from benchdash.systems.models import Benchmark, Branch, Metric, System, Testbed
+
+
+def _explain(alert: Alert, metric: Metric, verdict_text: str) -> str:
+    """The step in words when the alert was confirmed by the detector, else the verdict's."""
+    if not alert.confirmed_by:
+        return verdict_text
+    decision = AlertDecision(
+        action=Action.OPEN,
+        level=Level(alert.level),
+        first_bad_run_id=alert.run_id,
+        last_good_run_id=alert.last_good_run_id,
+        baseline_value=alert.baseline_value,
+        change_pct=alert.change_pct,
+        p_value=alert.p_value,
+        warn_floor=alert.warn_floor,
+        confirmed_by=alert.confirmed_by,
+    )
+    return explain_alert(decision, unit=metric.unit, direction=metric.direction)
 
 
 def list_alerts(
@@ -22,9 +43,18 @@ def list_alerts(
     limit: int = 200,
 ) -> list[AlertRead]:
     """Alerts, newest first, filtered by status and system."""
+    good = aliased(Run)
     q = (
         select(
-            Alert, System.slug, Benchmark, Metric, Branch.name, Testbed.name, Run.commit, Verdict
+            Alert,
+            System.slug,
+            Benchmark,
+            Metric,
+            Branch.name,
+            Testbed.name,
+            Run.commit,
+            Verdict,
+            good.commit,
         )
         .join(System, System.id == Alert.system_id)
         .join(Benchmark, Benchmark.id == Alert.benchmark_id)
@@ -33,6 +63,7 @@ def list_alerts(
         .join(Testbed, Testbed.id == Alert.testbed_id)
         .join(Run, Run.id == Alert.run_id)
         .join(Verdict, Verdict.id == Alert.verdict_id)
+        .outerjoin(good, good.id == Alert.last_good_run_id)
         .order_by(Alert.opened_at.desc(), Alert.id.desc())
         .limit(limit)
     )
@@ -54,14 +85,20 @@ def list_alerts(
             testbed=testbed,
             run_id=a.run_id,
             commit=commit,
-            change_pct=v.change_pct,
-            p_value=v.p_value,
-            explanation=v.explanation,
+            last_good_run_id=a.last_good_run_id,
+            last_good_commit=good_commit,
+            level=a.level,
+            confirmed_by=a.confirmed_by,
+            change_pct=a.change_pct if a.change_pct is not None else v.change_pct,
+            p_value=a.p_value if a.confirmed_by else v.p_value,
+            baseline=a.baseline_value if a.baseline_value is not None else v.baseline_value,
+            warn_floor=a.warn_floor,
+            explanation=_explain(a, m, v.explanation),
             series_url=series_url(slug, b.name, b.params_key, m.name, branch),
             opened_at=a.opened_at,
             acknowledged_at=a.acknowledged_at,
             acknowledged_by=a.acknowledged_by,
             resolved_at=a.resolved_at,
         )
-        for a, slug, b, m, branch, testbed, commit, v in session.execute(q).all()
+        for a, slug, b, m, branch, testbed, commit, v, good_commit in session.execute(q).all()
     ]

@@ -90,21 +90,28 @@ def _levels(body: dict[str, Any]) -> dict[str, str]:
     return {v["metric"]: v["level"] for v in body["verdicts"]}
 
 
+PRIOR = 12  # more than the detector's minimum history (10 runs) to measure the noise
+JITTER = (0.0, 0.002, -0.002, 0.001, -0.001, 0.0)  # run-to-run: about 0.2 %, well under 5 %
+
+
 @pytest.fixture
 def history(client: TestClient, session: Session) -> dict[str, str]:
-    """5 prior runs at 100 req/s (±0.5 % in 5 samples) and latency 10 ms with a 10/20 override."""
+    """12 prior runs at 100 req/s (±0.5 % in 5 samples, ±0.2 % run to run) and latency 10 ms
+    with a 10/20 override."""
     headers = auth(token(session, "uvhttp"))
-    for i in range(5):
+    spread = (-0.005, -0.002, 0, 0.002, 0.005)
+    for i in range(PRIOR):
+        j = 1 + JITTER[i % len(JITTER)]
         _post(
             client,
             headers,
             document(
-                metric(samples=[100 * (1 + d) for d in (-0.005, -0.002, 0, 0.002, 0.005)]),
+                metric(samples=[100 * j * (1 + d) for d in spread]),
                 metric(
                     "latency_ms",
                     "ms",
                     "lower_is_better",
-                    samples=[10 * (1 + d) for d in (-0.005, -0.002, 0, 0.002, 0.005)],
+                    samples=[10 * j * (1 + d) for d in spread],
                 ),
                 at=i,
             ),
@@ -122,18 +129,22 @@ def history(client: TestClient, session: Session) -> dict[str, str]:
     ("factor", "expected"),
     [(0.88, "fail"), (0.93, "warn"), (0.97, "ok"), (1.12, "improved")],
 )
-def test_thresholds_against_five_runs(
+def test_thresholds_against_the_current_level(
     client: TestClient, history: dict[str, str], factor: float, expected: str
 ) -> None:
     spread = (-0.005, -0.002, 0, 0.002, 0.005)
     body = _post(
-        client, history, document(metric(samples=[100 * factor * (1 + d) for d in spread]), at=10)
+        client, history, document(metric(samples=[100 * factor * (1 + d) for d in spread]), at=20)
     )
     verdict = body["verdicts"][0]
     assert verdict["level"] == expected
-    assert verdict["baseline"] == pytest.approx(100.0)
-    assert len(verdict["baseline_run_ids"]) == 5
-    assert verdict["change_pct"] == pytest.approx((1 - factor) * 100, abs=0.01)
+    assert verdict["baseline"] == pytest.approx(100.0, rel=0.002)
+    assert len(verdict["baseline_run_ids"]) == PRIOR
+    assert verdict["change_pct"] == pytest.approx((1 - factor) * 100, abs=0.3)
+    # The noise is far below the configured thresholds, so they are the floors.
+    assert (verdict["floor_warn"], verdict["floor_fail"]) == (5.0, 10.0)
+    # A single upload is only suspected: no alert opens on it (CI-fed, confirmed by later runs).
+    assert verdict["stage"] == ("suspected" if expected in ("warn", "fail") else None)
 
 
 def test_latency_override_makes_15_percent_a_warn(
@@ -145,31 +156,44 @@ def test_latency_override_makes_15_percent_a_warn(
         history,
         document(
             metric("latency_ms", "ms", "lower_is_better", samples=[11.5 * (1 + d) for d in spread]),
-            at=10,
+            at=20,
         ),
     )
     v = body["verdicts"][0]
     assert (v["level"], v["warn_threshold"], v["fail_threshold"]) == ("warn", 10, 20)
-    assert "warn threshold 10 %" in v["explanation"]
+    assert "10 %" in v["explanation"]
 
 
 def test_overlapping_drop_is_noisy(client: TestClient, session: Session) -> None:
     headers = auth(token(session, "uvhttp"))
-    for i in range(5):
+    for i in range(PRIOR):
         _post(client, headers, document(metric(samples=[91, 96, 100, 104, 109]), at=i))
-    body = _post(client, headers, document(metric(samples=[80.0, 88.0, 96.0]), at=10))
+    body = _post(client, headers, document(metric(samples=[80.0, 88.0, 96.0]), at=20))
     v = body["verdicts"][0]
     assert v["change_pct"] == pytest.approx(12.0)
     assert v["p_value"] >= 0.05
     assert v["level"] == "noisy"
 
 
-def test_fail_explanation_names_runs_and_p(client: TestClient, history: dict[str, str]) -> None:
+def test_fail_explanation_names_runs_floor_and_stage(
+    client: TestClient, history: dict[str, str]
+) -> None:
     spread = (-0.005, -0.002, 0, 0.002, 0.005)
-    body = _post(client, history, document(metric(samples=[87.7 * (1 + d) for d in spread]), at=10))
+    body = _post(client, history, document(metric(samples=[87.7 * (1 + d) for d in spread]), at=20))
     text = body["verdicts"][0]["explanation"]
-    assert text.startswith("12.3 % slower than the median of runs #")
-    assert "(p = " in text and text.endswith("fail threshold 10 %.")
+    assert "slower than the median of runs #" in text
+    assert "10 %" in text and "suspected" in text.lower()
+
+
+def test_too_little_history_judges_nothing_and_says_why(
+    client: TestClient, session: Session
+) -> None:
+    headers = auth(token(session, "uvhttp"))
+    for i in range(3):
+        _post(client, headers, document(metric(value=100.0), at=i))
+    v = _post(client, headers, document(metric(value=70.0), at=5))["verdicts"][0]
+    assert v["gate"] == "history-too-short" and v["stage"] is None
+    assert v["level"] not in ("warn", "fail") and "10 are needed" in v["reason"]
 
 
 def _bad(doc: dict[str, Any], path: list[Any], value: Any) -> dict[str, Any]:

@@ -29,15 +29,16 @@ def test_list_detail_and_compare(client: TestClient, session: Session) -> None:
 def test_pinned_baseline_is_used(client: TestClient, session: Session) -> None:
     h = auth(token(session, "uvhttp"))
     pinned = post(client, h, document(metric(samples=[50, 50.1, 49.9]), at=0))["run"]["id"]
-    for i in range(1, 6):
-        post(client, h, document(metric(samples=[100, 100.1, 99.9]), at=i))
+    for i in range(1, 13):  # enough history for the detector to measure the noise
+        j = 1 + (i % 3 - 1) * 0.002  # about 0.2 % run to run
+        post(client, h, document(metric(samples=[100 * j, 100.1 * j, 99.9 * j]), at=i))
     r = client.put(
         "/api/v1/systems/uvhttp/branches/main/baseline",
         json={"run_id": pinned},
         headers=auth(token(session, "uvhttp", scope="trigger")),
     )
     assert r.status_code == 200 and r.json()["pinned_run_id"] == pinned
-    v = post(client, h, document(metric(samples=[100, 100.1, 99.9]), at=9))["verdicts"][0]
+    v = post(client, h, document(metric(samples=[100, 100.1, 99.9]), at=20))["verdicts"][0]
     assert v["baseline_source"] == "pinned" and v["baseline_run_ids"] == [pinned]
     assert v["level"] == "improved"
     bad = client.put(
@@ -50,11 +51,11 @@ def test_pinned_baseline_is_used(client: TestClient, session: Session) -> None:
 
 def test_new_branch_starts_from_main(client: TestClient, session: Session) -> None:
     h = auth(token(session, "uvhttp"))
-    for i in range(5):
+    for i in range(12):
         post(client, h, document(metric(samples=[100, 100.1, 99.9]), at=i))
-    v = post(client, h, document(metric(samples=[85, 85.1, 84.9]), branch="feature/x", at=9))
-    assert v["verdicts"][0]["level"] == "fail"
-    assert len(v["verdicts"][0]["baseline_run_ids"]) == 5
+    v = post(client, h, document(metric(samples=[85, 85.1, 84.9]), branch="feature/x", at=20))
+    assert v["verdicts"][0]["level"] == "fail"  # judged against main's history
+    assert len(v["verdicts"][0]["baseline_run_ids"]) == 12
 
 
 def test_testbeds_are_never_compared(client: TestClient, session: Session) -> None:
