@@ -8,6 +8,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, Field
 
 from benchdash.alerts.states import AlertStatus
+from benchdash.kit.validation import SafeStr
 
 
 class AlertRead(BaseModel):
@@ -52,3 +53,26 @@ class AlertAck(BaseModel):
     status: AlertStatus
     acknowledged_at: datetime | None
     acknowledged_by: str | None
+
+
+class ChangeCreate(BaseModel):
+    """A step a maintainer accepts as expected: the series' baseline restarts at `run_id`."""
+
+    system: str = Field(pattern=r"^[a-z0-9][a-z0-9_.-]{0,63}$")
+    benchmark: SafeStr = Field(min_length=1, max_length=300)
+    params: SafeStr | None = Field(
+        None, max_length=4000, description="Canonical JSON of the parameters (params_key)."
+    )
+    metric: str = Field(min_length=1, max_length=120, pattern=r"^[A-Za-z0-9_.%/\-]+$")
+    run_id: int = Field(ge=1, le=2**31 - 1, description="The first run at the new level.")
+    note: SafeStr = Field(min_length=1, max_length=500, description='e.g. "new allocator"')
+
+
+class ChangeRead(BaseModel):
+    """An accepted distribution change of a series."""
+
+    id: int
+    run_id: int
+    note: str
+    created_by: str
+    created_at: datetime

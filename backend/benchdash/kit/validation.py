@@ -46,6 +46,7 @@ Int4 = Annotated[int, Field(ge=-INT4_MAX - 1, le=INT4_MAX)]
 # Path and query parameters, validated before anything else runs.
 RunIdPath = Annotated[int, Path(ge=1, le=INT4_MAX, description="A run id.")]
 AlertIdPath = Annotated[int, Path(ge=1, le=INT4_MAX, description="An alert id.")]
+ChangeIdPath = Annotated[int, Path(ge=1, le=INT4_MAX, description="An accepted change's id.")]
 RunIdQuery = Annotated[int, Query(ge=1, le=INT4_MAX, description="A run id.")]
 SlugPath = Annotated[
     str, Path(pattern=r"^[a-z0-9][a-z0-9_.-]{0,63}$", description="A system slug.")

@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
+from benchdash.alerts.schemas import ChangeRead
+from benchdash.alerts.states import AlertStatus
 from benchdash.regression.engine import Level
+from benchdash.regression.model import Stage
 from benchdash.systems.schemas import Direction
 
 
@@ -23,9 +26,22 @@ class SeriesPoint(BaseModel):
     stddev: float | None
     n: int
     level: Level | None
+    stage: Stage | None = Field(None, description="suspected, confirmed or dismissed.")
     baseline: float | None
     change_pct: float | None
     p_value: float | None
+
+
+class SeriesStep(BaseModel):
+    """A confirmed step of the series: the alert that names its first bad run."""
+
+    alert_id: int
+    run_id: int = Field(description="The step's first bad run.")
+    level: Literal["warn", "fail"]
+    status: AlertStatus
+    confirmed_by: str | None
+    change_pct: float | None
+    commit: str | None
 
 
 class SeriesRead(BaseModel):
@@ -47,3 +63,9 @@ class SeriesRead(BaseModel):
     total: int = Field(description="Points in range before downsampling.")
     downsampled: bool
     points: list[SeriesPoint]
+    steps: list[SeriesStep] = Field(
+        default_factory=list, description="Confirmed steps (alerts), oldest first."
+    )
+    changes: list[ChangeRead] = Field(
+        default_factory=list, description="Accepted distribution changes: baseline restarts."
+    )

@@ -24,21 +24,15 @@ from benchdash.kit.errors import InvalidInput, NotFound
 KEEP_LEVELS = ("warn", "fail")
 POINT_FIELDS = (
     "run_id", "commit", "t", "value", "min", "max", "stddev", "n",
-    "level", "baseline", "change_pct", "p_value",
+    "level", "stage", "baseline", "change_pct", "p_value",
 )  # fmt: skip
-_RANGE = """m.series_id = :series
+_RANGE = """m.series_id = :series AND r.accepted
     AND (CAST(:since AS timestamptz) IS NULL OR m.started_at >= :since)
     AND (CAST(:until AS timestamptz) IS NULL OR m.started_at <= :until)
     AND (CAST(:profile AS text) IS NULL OR r.profile = :profile)"""
 _STAMP = text(
     f"SELECT count(*), max(m.run_id) FROM measurement m JOIN run r ON r.id = m.run_id "
     f"WHERE {_RANGE}"
-)
-# Without a profile filter the stamp is an index-only scan of (series_id, started_at, run_id).
-_STAMP_FAST = text(
-    """SELECT count(*), max(m.run_id) FROM measurement m WHERE m.series_id = :series
-    AND (CAST(:since AS timestamptz) IS NULL OR m.started_at >= :since)
-    AND (CAST(:until AS timestamptz) IS NULL OR m.started_at <= :until)"""
 )
 _LIGHT = text(
     f"""SELECT m.id, extract(epoch FROM m.started_at), m.value, v.level
@@ -47,11 +41,24 @@ _LIGHT = text(
     WHERE {_RANGE} ORDER BY m.started_at, m.run_id"""
 )
 _DETAIL = """SELECT m.run_id, r.commit, m.started_at, m.value, m.min_value, m.max_value,
-    m.stddev, m.n, v.level, v.baseline_value, v.change_pct, v.p_value
+    m.stddev, m.n, v.level, v.stage, v.baseline_value, v.change_pct, v.p_value
     FROM measurement m JOIN run r ON r.id = m.run_id
     LEFT JOIN verdict v ON v.measurement_id = m.id"""
 _ALL = text(f"{_DETAIL} WHERE {_RANGE} ORDER BY m.started_at, m.run_id")
 _SOME = text(f"{_DETAIL} WHERE m.id = ANY(:ids) ORDER BY m.started_at, m.run_id")
+_STEPS = text(
+    """SELECT a.id, a.run_id, a.level, a.status, a.confirmed_by, a.change_pct, r.commit
+    FROM series s JOIN alert a ON a.benchmark_id = s.benchmark_id AND a.metric_id = s.metric_id
+        AND a.branch_id = s.branch_id AND a.testbed_id = s.testbed_id
+    JOIN run r ON r.id = a.run_id
+    WHERE s.id = :series ORDER BY a.opened_at"""
+)
+_CHANGES = text(
+    """SELECT c.id, c.run_id, c.note, c.created_by, c.created_at FROM series_restart c
+    WHERE c.series_id = :series ORDER BY c.run_id"""
+)
+STEP_FIELDS = ("alert_id", "run_id", "level", "status", "confirmed_by", "change_pct", "commit")
+CHANGE_FIELDS = ("id", "run_id", "note", "created_by", "created_at")
 _SERIES = text(
     """SELECT s.id, t.name, b.id, b.name, b.parameters, b.params_key, mt.name, mt.unit,
         mt.direction, mt.warn_threshold, mt.fail_threshold,
@@ -152,8 +159,7 @@ def read(*, session: Session, query: SeriesQuery, if_none_match: str | None = No
         "until": query.until,
         "profile": query.profile,
     }
-    stamp_query = _STAMP if query.profile is not None else _STAMP_FAST
-    total, last_id = session.execute(stamp_query, bounds).one() if series_id else (0, None)
+    total, last_id = session.execute(_STAMP, bounds).one() if series_id else (0, None)
     stamp = f"{series_id}:{total}:{last_id}:{row[9]}:{row[10]}:{query.max_points}:{query}"
     etag = '"' + hashlib.blake2b(stamp.encode(), digest_size=12).hexdigest() + '"'
     if if_none_match == etag:
@@ -172,6 +178,9 @@ def read(*, session: Session, query: SeriesQuery, if_none_match: str | None = No
         points = session.execute(_SOME, {"ids": [ids[i] for i in picked]}).all()
     elif series_id:
         points = session.execute(_ALL, bounds).all()
+    marks = {"series": series_id}
+    steps = session.execute(_STEPS, marks).all() if series_id else []
+    changes = session.execute(_CHANGES, marks).all() if series_id else []
     body = {
         "system": query.system,
         "benchmark": row[3],
@@ -189,5 +198,7 @@ def read(*, session: Session, query: SeriesQuery, if_none_match: str | None = No
         "total": total,
         "downsampled": total > len(points),
         "points": [dict(zip(POINT_FIELDS, p, strict=True)) for p in points],
+        "steps": [dict(zip(STEP_FIELDS, r, strict=True)) for r in steps],
+        "changes": [dict(zip(CHANGE_FIELDS, r, strict=True)) for r in changes],
     }
     return SeriesAnswer(orjson.dumps(body), etag)

@@ -61,12 +61,16 @@ def detail(*, session: Session, run_id: int) -> RunDetail:
     counts: dict[str, int] = {}
     for m in measurements:
         counts[m.level] = counts.get(m.level, 0) + 1
+    reruns = session.execute(
+        run_service.base_query().where(Run.rerun_of == run_id).order_by(Run.id)
+    ).all()
     return RunDetail(
         **head.model_dump(exclude={"counts"}),
         counts=counts,
         environment=run.environment,
         configuration=run.configuration,
         measurements=measurements,
+        reruns=[run_service.to_summary(tuple(r)) for r in reruns],
     )
 
 

@@ -60,6 +60,10 @@ class RunDetail(RunSummary):
     environment: dict[str, Any] | None
     configuration: dict[str, Any] | None
     measurements: list[VerdictRead]
+    reruns: list[RunSummary] = Field(
+        default_factory=list,
+        description="Re-runs of this run's ref queued to confirm its suspected changes.",
+    )
 
 
 class CompareRow(BaseModel):

@@ -76,3 +76,37 @@ def test_unknown_alert_and_status(client: TestClient) -> None:
     assert client.get("/api/v1/alerts", params={"status": "sleeping"}).status_code == 422
     r = client.post("/api/v1/alerts/999999/acknowledge")
     assert r.status_code == 404 and r.headers["content-type"].startswith("application/problem+json")
+
+
+def test_an_accepted_change_restarts_the_baseline_and_closes_its_alert(
+    client: TestClient, session: Session
+) -> None:
+    up = auth(token(session, "uvhttp"))
+    _stable(client, up)
+    first = _run(client, up, 85, 15)
+    for at in range(16, 19):
+        _run(client, up, 85, at)
+    params = {
+        "system": "uvhttp",
+        "benchmark": "medium_concurrency",
+        "metric": "requests_per_second",
+    }
+    series = client.get("/api/v1/series", params=params).json()
+    assert [(s["run_id"], s["status"]) for s in series["steps"]] == [(first["run"]["id"], "open")]
+    change = {**params, "run_id": first["run"]["id"], "note": "expected: new allocator"}
+    assert client.post("/api/v1/series/changes", json=change, headers=up).status_code == 403
+    trigger = auth(token(session, "uvhttp", scope="trigger"))
+    r = client.post("/api/v1/series/changes", json=change, headers=trigger)
+    assert r.status_code == 201, r.text
+    assert client.get("/api/v1/alerts").json() == [], "the accepted step's alert is closed"
+    series = client.get("/api/v1/series", params=params).json()
+    assert [c["note"] for c in series["changes"]] == ["expected: new allocator"]
+    # The baseline restarted at the step: 85 is the new normal, no suspicion, no new alert.
+    for at in range(19, 25):
+        v = _run(client, up, 85, at)["verdicts"][0]
+        assert v["stage"] is None and v["level"] in ("ok", "noisy", "no_baseline"), v
+    assert client.get("/api/v1/alerts").json() == []
+    bad = client.post(
+        "/api/v1/series/changes", json={**change, "run_id": 2**31 - 1}, headers=trigger
+    )
+    assert bad.status_code == 404

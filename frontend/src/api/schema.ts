@@ -274,6 +274,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/series/changes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Accept Change
+         * @description Accept a step as expected (trigger scope): the baseline restarts at that run.
+         */
+        post: operations["series-accept_change"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/series/changes/{change_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Withdraw Change
+         * @description Take an accepted change back (trigger scope).
+         */
+        delete: operations["series-withdraw_change"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/systems": {
         parameters: {
             query?: never;
@@ -440,18 +480,50 @@ export interface components {
             acknowledged_at: string | null;
             /** Acknowledged By */
             acknowledged_by: string | null;
+            /**
+             * Baseline
+             * @description The level before the step.
+             */
+            baseline?: number | null;
             /** Benchmark */
             benchmark: string;
             /** Branch */
             branch: string;
-            /** Change Pct */
+            /**
+             * Change Pct
+             * @description The step's size, positive = worse (%).
+             */
             change_pct: number | null;
-            /** Commit */
+            /**
+             * Commit
+             * @description The first bad run's commit.
+             */
             commit: string | null;
+            /**
+             * Confirmed By
+             * @description change-point, persistence or re-runs (null: opened before 0004).
+             */
+            confirmed_by?: string | null;
             /** Explanation */
             explanation: string;
             /** Id */
             id: number;
+            /**
+             * Last Good Commit
+             * @description Its commit: the regression lies in last_good_commit..commit.
+             */
+            last_good_commit?: string | null;
+            /**
+             * Last Good Run Id
+             * @description The last run before the step.
+             */
+            last_good_run_id?: number | null;
+            /**
+             * Level
+             * @default fail
+             * @enum {string}
+             */
+            level: "warn" | "fail";
             /** Metric */
             metric: string;
             /**
@@ -474,7 +546,7 @@ export interface components {
             resolved_at: string | null;
             /**
              * Run Id
-             * @description The run whose verdict opened the alert.
+             * @description The step's first bad run.
              */
             run_id: number;
             /** Series Url */
@@ -486,6 +558,11 @@ export interface components {
             testbed: string;
             /** Unit */
             unit: string;
+            /**
+             * Warn Floor
+             * @description The effective warn floor it crossed (%).
+             */
+            warn_floor?: number | null;
         };
         /**
          * AlertStatus
@@ -536,6 +613,52 @@ export interface components {
             name: string;
             /** Pinned Run Id */
             pinned_run_id: number | null;
+        };
+        /**
+         * ChangeCreate
+         * @description A step a maintainer accepts as expected: the series' baseline restarts at `run_id`.
+         */
+        ChangeCreate: {
+            /** Benchmark */
+            benchmark: string;
+            /** Metric */
+            metric: string;
+            /**
+             * Note
+             * @description e.g. "new allocator"
+             */
+            note: string;
+            /**
+             * Params
+             * @description Canonical JSON of the parameters (params_key).
+             */
+            params?: string | null;
+            /**
+             * Run Id
+             * @description The first run at the new level.
+             */
+            run_id: number;
+            /** System */
+            system: string;
+        };
+        /**
+         * ChangeRead
+         * @description An accepted distribution change of a series.
+         */
+        ChangeRead: {
+            /**
+             * Created At
+             * Format: date-time
+             */
+            created_at: string;
+            /** Created By */
+            created_by: string;
+            /** Id */
+            id: number;
+            /** Note */
+            note: string;
+            /** Run Id */
+            run_id: number;
         };
         /**
          * CompareRow
@@ -1042,6 +1165,11 @@ export interface components {
              */
             rerun_of?: number | null;
             /**
+             * Reruns
+             * @description Re-runs of this run's ref queued to confirm its suspected changes.
+             */
+            reruns?: components["schemas"]["RunSummary"][];
+            /**
              * Started At
              * Format: date-time
              */
@@ -1235,6 +1363,8 @@ export interface components {
             p_value: number | null;
             /** Run Id */
             run_id: number;
+            /** @description suspected, confirmed or dismissed. */
+            stage?: components["schemas"]["Stage"] | null;
             /** Stddev */
             stddev: number | null;
             /**
@@ -1258,6 +1388,11 @@ export interface components {
             /** Branch */
             branch: string;
             /**
+             * Changes
+             * @description Accepted distribution changes: baseline restarts.
+             */
+            changes?: components["schemas"]["ChangeRead"][];
+            /**
              * Direction
              * @enum {string}
              */
@@ -1279,6 +1414,11 @@ export interface components {
             params_key: string;
             /** Points */
             points: components["schemas"]["SeriesPoint"][];
+            /**
+             * Steps
+             * @description Confirmed steps (alerts), oldest first.
+             */
+            steps?: components["schemas"]["SeriesStep"][];
             /** System */
             system: string;
             /** Testbed */
@@ -1294,6 +1434,31 @@ export interface components {
             unit: string;
             /** Warn Threshold */
             warn_threshold: number;
+        };
+        /**
+         * SeriesStep
+         * @description A confirmed step of the series: the alert that names its first bad run.
+         */
+        SeriesStep: {
+            /** Alert Id */
+            alert_id: number;
+            /** Change Pct */
+            change_pct: number | null;
+            /** Commit */
+            commit: string | null;
+            /** Confirmed By */
+            confirmed_by: string | null;
+            /**
+             * Level
+             * @enum {string}
+             */
+            level: "warn" | "fail";
+            /**
+             * Run Id
+             * @description The step's first bad run.
+             */
+            run_id: number;
+            status: components["schemas"]["AlertStatus"];
         };
         /**
          * SnapshotEvent
@@ -1327,6 +1492,12 @@ export interface components {
             /** Values */
             values: number[];
         };
+        /**
+         * Stage
+         * @description How far a point has come through the two stages of an alert.
+         * @enum {string}
+         */
+        Stage: "suspected" | "confirmed" | "dismissed";
         /**
          * StateEvent
          * @description `state`: the run changed state.
@@ -1456,8 +1627,21 @@ export interface components {
             direction: "higher_is_better" | "lower_is_better";
             /** Explanation */
             explanation: string;
-            /** Fail Threshold */
+            /**
+             * Fail Threshold
+             * @description Configured fail threshold (%).
+             */
             fail_threshold: number;
+            /**
+             * Floor Fail
+             * @description Effective fail floor (%).
+             */
+            floor_fail?: number | null;
+            /**
+             * Floor Warn
+             * @description Effective warn floor (%): the configured one or the series' noise.
+             */
+            floor_warn?: number | null;
             /** Gate */
             gate: string | null;
             level: components["schemas"]["Level"];
@@ -1488,17 +1672,32 @@ export interface components {
              * @description Canonical JSON of the parameters.
              */
             params_key: string;
+            /**
+             * Reason
+             * @description Why nothing was judged (too little history).
+             */
+            reason?: string | null;
             /** Samples */
             samples: number[];
             /** Series Url */
             series_url: string;
+            /** @description suspected: crossed the floors, awaiting confirmation; confirmed: an alert names it as a step's first bad run; dismissed: its re-runs did not confirm it. */
+            stage?: components["schemas"]["Stage"] | null;
             /** Stddev */
             stddev: number | null;
             /** Unit */
             unit: string;
             /** Value */
             value: number;
-            /** Warn Threshold */
+            /**
+             * Variation
+             * @description The series' typical run-to-run change (%), when measured.
+             */
+            variation?: number | null;
+            /**
+             * Warn Threshold
+             * @description Configured warn threshold (%).
+             */
             warn_threshold: number;
             /** Z Score */
             z_score: number | null;
@@ -2855,6 +3054,191 @@ export interface operations {
             };
         };
     };
+    "series-accept_change": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ChangeCreate"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ChangeRead"];
+                };
+            };
+            /** @description Bad request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Invalid input */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+        };
+    };
+    "series-withdraw_change": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description An accepted change's id. */
+                change_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Bad request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Invalid input */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+        };
+    };
     "systems-read_systems": {
         parameters: {
             query?: never;
@@ -3391,6 +3775,7 @@ type ReadonlyArray<T> = [
 ] extends [
     unknown[]
 ] ? Readonly<Exclude<T, undefined>> : Readonly<Exclude<T, undefined>[]>;
+export const alertReadLevelValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["AlertRead"]["level"]> = ["warn", "fail"];
 export const alertStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["AlertStatus"]> = ["open", "acknowledged", "resolved"];
 export const compareRowDirectionValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["CompareRow"]["direction"]> = ["higher_is_better", "lower_is_better"];
 export const levelValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Level"]> = ["ok", "improved", "warn", "fail", "noisy", "unstable", "no_baseline"];
@@ -3403,5 +3788,7 @@ export const runReportStatusAnyOf0Values: ReadonlyArray<FlattenedDeepRequired<co
 export const runStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["RunStatus"]> = ["queued", "building", "running", "uploading", "completed", "failed", "cancelled", "timed_out"];
 export const runTriggerValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["RunTrigger"]> = ["ci", "manual", "schedule", "web", "rerun", "demo"];
 export const seriesReadDirectionValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["SeriesRead"]["direction"]> = ["higher_is_better", "lower_is_better"];
+export const seriesStepLevelValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["SeriesStep"]["level"]> = ["warn", "fail"];
 export const sparklineDirectionValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Sparkline"]["direction"]> = ["higher_is_better", "lower_is_better"];
+export const stageValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Stage"]> = ["suspected", "confirmed", "dismissed"];
 export const verdictReadDirectionValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["VerdictRead"]["direction"]> = ["higher_is_better", "lower_is_better"];
