@@ -128,6 +128,7 @@ def main() -> None:
             lambda: http.get("/api/v1/series", params=params).raise_for_status(), args.repeat
         )
         etag = http.get("/api/v1/series", params=params).headers["etag"]
+
         def not_modified() -> None:
             r = http.get("/api/v1/series", params=params, headers={"If-None-Match": etag})
             assert r.status_code == 304, r.status_code

@@ -3,25 +3,31 @@
 Segmentation follows the split-then-merge scheme Apache Otava uses for E-Divisive (Otava
 itself cannot be installed here: its package pins numpy 2.2 and scipy < 1.17; MongoDB's
 signal-processing-algorithms needs numpy < 2). Split: ruptures' `KernelCPD` (linear kernel,
-i.e. least squares, solved exactly) proposes up to MAX_SPLITS change points. Merge: while
-the two segments on either side of the weakest proposal are not significantly different
-(two-sided Student t-test, p ≥ ALPHA = 0.001, Otava's default), that proposal is dropped.
-Each survivor is then placed again by the best single split between its two neighbours.
+i.e. least squares, solved exactly) proposes up to MAX_SPLITS change points. Merge, as
+Otava's merge step: while the two segments on either side of the weakest proposal are not
+significantly different (two-sided Student t-test, p ≥ ALPHA = 0.001, Otava's default) —
+and, when looking for steps, while their medians differ by less than the warn floor (Otava's
+minimum magnitude) — that proposal is dropped. Each survivor is then placed again by the
+best single split between its two neighbours.
 
-A **step** is a change point, at most MAX_AGE runs old, whose new level (median of the runs
-from it to the next change point) is worse than its old level (median of the runs since the
-previous change point, at least the 20 and at most the 30 before it, never across a
-restart) by at least the effective warn floor, with at least 10 runs before it, and that has
-held: a one-sided Mann-Whitney U test of the new runs against the old gives p < ALPHA (with
-20 old runs, 3 new runs that are all worse suffice), or the first bad run and the next 3
-(PERSIST_RUNS) are each worse than the old level by the floor.
+A **step** is a worsening of at least the effective warn floor that started at most MAX_AGE
+runs ago, with at least 10 runs before it, confirmed in one of two ways:
+
+- change point: the new level (median of the runs from the change point to the newest) is
+  worse than the old (median of the runs since the previous change point, at least the 20
+  and at most the 30 before it) by the floor, and a one-sided Mann-Whitney U test of the new
+  runs against the old gives p < ALPHA (with 20 old runs, 3 new runs all worse suffice);
+- persistence: the first bad run and the next 3 (PERSIST_RUNS) are each worse than the
+  median of the (up to 30) runs before the first by the floor.
+
+`values` never reach across a baseline restart: the detector cuts the window there.
 """
 
 from __future__ import annotations
 
 import math
 import warnings
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from statistics import median
 
@@ -32,13 +38,13 @@ from benchdash.regression.engine import change_worse
 ALPHA = 0.001
 KERNEL = "linear"
 MAX_SPLITS = 6
-MIN_SEGMENT = 2  # runs; Binseg never proposes a shorter segment
+MIN_SEGMENT = 2  # runs; the splitter never proposes a shorter segment
 MIN_LEFT = 10  # runs before a change point needed to judge it
 BEFORE_RUNS = 20  # the old level: runs since the previous change point, at least 20 …
 LEFT_RUNS = 30  # … and at most 30
 MIN_RIGHT = 3  # runs at the new level before the test may confirm
 PERSIST_RUNS = 4  # the first bad run and the next 3, each worse by the floor
-MAX_AGE = 10  # a change point older than this many runs is no longer news
+MAX_AGE = 20  # a change point older than this many runs is no longer news
 
 
 @dataclass(frozen=True)
@@ -56,15 +62,16 @@ class Step:
 def _mwu(before: Sequence[float], after: Sequence[float], direction: str) -> float:
     """One-sided Mann-Whitney U p-value for "`after` is worse than `before`".
 
-    The exact null distribution is used (the new segment is short): with 20 old runs, 3 new
-    runs all worse give p = 1/1771, while the normal approximation would say 0.003.
+    scipy uses the exact null distribution when the new segment is short and nothing ties
+    (with 20 old runs, 3 new runs all worse give p = 1/1771), else the tie-corrected normal
+    approximation, which is cautious with short segments (quantised series).
     """
     from scipy.stats import mannwhitneyu
 
     if len(set(before)) == 1 and set(before) == set(after):
         return 1.0
     alternative = "greater" if direction == "lower_is_better" else "less"
-    p = float(mannwhitneyu(after, before, alternative=alternative, method="exact").pvalue)
+    p = float(mannwhitneyu(after, before, alternative=alternative).pvalue)
     return 1.0 if math.isnan(p) else p
 
 
@@ -95,33 +102,46 @@ def _student(a: Sequence[float], b: Sequence[float]) -> float:
     return 1.0 if math.isnan(p.pvalue) else float(p.pvalue)
 
 
-def change_points(values: Sequence[float]) -> list[int]:
-    """Start indices of the significant level changes in `values` (oldest first)."""
+def _merge(values: Sequence[float], cuts: list[int], weakness: Callable[..., float]) -> None:
+    """Drop the weakest inner cut while its weakness is ≥ 1 (recomputing its neighbours)."""
+
+    def score(j: int) -> float:
+        return weakness(values[cuts[j - 1] : cuts[j]], values[cuts[j] : cuts[j + 1]])
+
+    scores = [score(j) for j in range(1, len(cuts) - 1)]
+    while scores:
+        weakest = int(np.argmax(scores))
+        if scores[weakest] < 1:
+            return
+        del cuts[weakest + 1], scores[weakest]
+        for j in (weakest, weakest + 1):  # the cuts on either side of the merged one
+            if 1 <= j < len(cuts) - 1:
+                scores[j - 1] = score(j)
+
+
+def change_points(values: Sequence[float], min_change: float = 0.0) -> list[int]:
+    """Start indices of the significant level changes in `values` (oldest first); with
+    `min_change`, changes of the median smaller than that fraction are merged away too."""
     if len(values) < 2 * MIN_SEGMENT + 1 or len(set(values)) == 1:
         return []
     cuts = [0, *_proposals(values), len(values)]
+    _merge(values, cuts, lambda a, b: _student(a, b) / ALPHA)
+    if min_change > 0:
 
-    def pval(j: int) -> float:
-        return _student(values[cuts[j - 1] : cuts[j]], values[cuts[j] : cuts[j + 1]])
+        def small(a: Sequence[float], b: Sequence[float]) -> float:
+            before = median(a)
+            moved = abs(median(b) - before) / abs(before) if before else math.inf
+            return 2 - moved / min_change  # ≥ 1 while the move is below min_change
 
-    pvals = [pval(j) for j in range(1, len(cuts) - 1)]
-    while pvals:
-        weakest = int(np.argmax(pvals))
-        if pvals[weakest] < ALPHA:
-            break
-        del cuts[weakest + 1], pvals[weakest]
-        for j in (weakest, weakest + 1):  # the cuts on either side of the merged one
-            if 1 <= j < len(cuts) - 1:
-                pvals[j - 1] = pval(j)
+        _merge(values, cuts, small)
     for j in range(1, len(cuts) - 1):  # place each survivor again between its neighbours
         cuts[j] = cuts[j - 1] + _proposals(values[cuts[j - 1] : cuts[j + 1]], 1)[0]
     return cuts[1:-1]
 
 
-def _judge(
-    values: Sequence[float], lo: int, c: int, hi: int, direction: str, floor: float
-) -> Step | None:
-    left, right = values[max(0, min(lo, c - BEFORE_RUNS), c - LEFT_RUNS) : c], values[c:hi]
+def _tested(values: Sequence[float], lo: int, c: int, direction: str, floor: float) -> Step | None:
+    """The change point at `c` as a step confirmed by the rank test, or None."""
+    left, right = values[max(0, min(lo, c - BEFORE_RUNS), c - LEFT_RUNS) : c], values[c:]
     if len(left) < MIN_LEFT or len(right) < MIN_RIGHT:
         return None
     before, after = median(left), median(right)
@@ -129,25 +149,33 @@ def _judge(
     if not change >= floor:
         return None
     p = _mwu(left, right, direction)
-    if p < ALPHA:
-        return Step(c, before, after, change, p, "change-point")
-    held = right[:PERSIST_RUNS]
-    if len(held) == PERSIST_RUNS and all(change_worse(x, before, direction) >= floor for x in held):
-        return Step(c, before, after, change, p, "persistence")
-    return None
+    return Step(c, before, after, change, p, "change-point") if p < ALPHA else None
+
+
+def _persisted(values: Sequence[float], direction: str, floor: float) -> Step | None:
+    """The start of the newest values' run of ≥ PERSIST_RUNS values each worse than the
+    median of the (up to 30) runs before it by `floor`, unless it began over MAX_AGE ago."""
+    n, found = len(values), None
+    for c in range(n - PERSIST_RUNS, max(MIN_LEFT, n - MAX_AGE - 1) - 1, -1):
+        left, right = values[max(0, c - LEFT_RUNS) : c], values[c:]
+        before = median(left)
+        if not all(change_worse(x, before, direction) >= floor for x in right):
+            break
+        after, p = median(right), _mwu(left, right, direction)
+        found = Step(c, before, after, change_worse(after, before, direction), p, "persistence")
+    return found if found is not None and n - found.index <= MAX_AGE else None
 
 
 def newest_step(values: Sequence[float], *, direction: str, floor: float) -> Step | None:
     """The newest worsening step of at least `floor` (a fraction) that started ≤ MAX_AGE runs
     before the end of `values` and has held (module docstring), or None."""
-    cuts = change_points(values)
+    cuts = change_points(values, min_change=floor)
     n = len(values)
     bounds = [0, *cuts, n]
     for j in range(len(bounds) - 2, 0, -1):
-        c = bounds[j]
-        if n - c > MAX_AGE:
+        if n - bounds[j] > MAX_AGE:
             break
-        step = _judge(values, bounds[j - 1], c, bounds[j + 1], direction, floor)
+        step = _tested(values, bounds[j - 1], bounds[j], direction, floor)
         if step is not None:
             return step
-    return None
+    return _persisted(values, direction, floor)

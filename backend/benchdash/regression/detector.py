@@ -1,7 +1,6 @@
 """Two-stage regression detection for one series: per-upload suspicion, then confirmed alerts.
 
-The ingest and `benchdash-server replay` both call this module; it has no database import.
-
+The ingest and `benchdash-server replay` both call this module (no database import).
 **Input** (per series): `history`, the series' accepted points before the new one, oldest
 first — at most HISTORY_NEEDED (59) are read, so query the newest 59 — each a `Point(run_id,
 value, commit, samples, stage, restart)` where `stage` is what was stored for it earlier
@@ -31,7 +30,7 @@ the baseline then restarts there. Example::
     past = [Point(i, 100.0 + i % 3, f"c{i}") for i in range(30)]
     a = detector.assess(past, Point(30, 113.0, "c30"), direction="lower_is_better",
                         thresholds=Thresholds(5, 10))
-    a.verdict.suspected, a.verdict.floors.warn    # True, 5.0 (noise ~1 %)
+    a.verdict.suspected, a.verdict.floors.warn    # True, 5.0 (noise ~2 %)
     a.decision.action                              # Action.NONE: one run is not a shift
 """
 
@@ -102,6 +101,8 @@ def _verdict(
     if len(pts) < MIN_HISTORY:
         reason = f"{len(pts)} earlier runs; {MIN_HISTORY} are needed to measure the noise"
         return _too_short(pts, new, direction, fl, reason)
+    if new.restart:
+        return _too_short(pts, new, direction, fl, "this run restarts the baseline")
     regime = pts[start:]
     cuts = changepoint.change_points([p.value for p in regime])
     level_start = max([0, *(c for c in cuts if len(regime) - c >= BASELINE_MIN)])
@@ -218,7 +219,7 @@ def assess(
     start = breaks[-1] if breaks else 0
     fl = floors([p.value for p in pts], thresholds, breaks)
     verdict = _verdict(pts, start, new, direction, fl, pinned)
-    decision = _decide([*pts, new], start, direction, fl, alert, mode)
+    decision = _decide([*pts, new], len(pts) if new.restart else start, direction, fl, alert, mode)
     return Assessment(verdict, decision)
 
 

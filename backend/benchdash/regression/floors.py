@@ -5,10 +5,12 @@ between consecutive accepted runs, |x[i] − x[i−1]| / |x[i−1]|, over its ne
 (pairs that straddle a baseline restart are skipped). The percentile, rather than a standard
 deviation, ignores the one large difference a real step adds, and the upper quartile, rather
 than the median, still sees a series that hops between two modes (bimodal) in a quarter of
-its runs. The series' **resolution** is its smallest non-zero run-to-run change: a quantised
-series (whole milliseconds, say) cannot show a change smaller than two of its quanta.
+its runs. The series' **resolution** is its smallest non-zero run-to-run difference, as a
+percentage of the median of those runs: a quantised series (a coarse timer, say) hops by
+whole quanta, and a change must exceed two of them (RESOLUTION_STEPS = 2.5 quanta, clear of
+the rounding at exactly two).
 
-    effective warn = max(configured warn, FLOOR_K × variation, 2 × resolution)
+    effective warn = max(configured warn, FLOOR_K × variation, 2.5 × resolution)
     effective fail = max(configured fail, effective warn + configured fail − configured warn)
 
 With FLOOR_K = 2 a series whose typical run-to-run change is 1 % keeps the configured 5 %
@@ -30,7 +32,7 @@ VARIATION_RUNS = 30  # newest runs the variation is measured on
 MIN_HISTORY = 10  # fewer earlier runs: the noise cannot be measured, nothing is judged
 FLOOR_K = 2.0
 QUANTILE = 0.75
-RESOLUTION_STEPS = 2.0
+RESOLUTION_STEPS = 2.5
 
 
 def relative_steps(values: Sequence[float], breaks: Collection[int] = ()) -> np.ndarray:
@@ -46,6 +48,17 @@ def relative_steps(values: Sequence[float], breaks: Collection[int] = ()) -> np.
     return steps
 
 
+def _resolution(values: Sequence[float], breaks: Collection[int]) -> float:
+    """Smallest non-zero |x[i] − x[i−1]| in % of the median of `values` (0 if none)."""
+    arr = np.asarray(values, dtype=float)
+    diffs = np.abs(np.diff(arr))
+    if breaks:
+        diffs = diffs[~np.isin(np.arange(1, len(arr)), list(breaks))]
+    nonzero = diffs[diffs > 0]
+    level = abs(float(np.median(arr)))
+    return float(nonzero.min()) / level * 100 if len(nonzero) and level > 0 else 0.0
+
+
 def floors(values: Sequence[float], thresholds: Thresholds, breaks: Collection[int] = ()) -> Floors:
     """The effective floors for the next run after `values` (oldest first; newest 30 used).
 
@@ -58,8 +71,7 @@ def floors(values: Sequence[float], thresholds: Thresholds, breaks: Collection[i
     if len(recent) < MIN_HISTORY or len(steps) == 0:
         return Floors(thresholds, None, len(recent), thresholds.warn, thresholds.fail)
     variation = float(np.quantile(steps, QUANTILE)) * 100
-    nonzero = steps[steps > 0]
-    resolution = float(nonzero.min()) * 100 if len(nonzero) else 0.0
+    resolution = _resolution(recent, {b - start for b in breaks if b > start})
     warn = max(thresholds.warn, FLOOR_K * variation, RESOLUTION_STEPS * resolution)
     fail = max(thresholds.fail, warn + thresholds.fail - thresholds.warn)
     return Floors(thresholds, variation, len(recent), warn, fail, resolution)

@@ -64,7 +64,7 @@ class Floors:
     configured: Thresholds
     variation: float | None  # typical run-to-run change in %, None when too few runs
     runs: int  # runs the variation was measured on
-    warn: float  # effective warn floor in %: max(configured warn, K × variation, 2 × resolution)
+    warn: float  # effective warn floor in %: max(configured warn, K × variation, 2.5 × resolution)
     fail: float  # effective fail floor in %
     resolution: float | None = None  # smallest non-zero run-to-run change in %
 

@@ -106,7 +106,9 @@ def read_series(raw: str) -> tuple[list[Point], list[int], str]:
     points: list[Point] = []
     where: list[int] = []
     for i, p in enumerate(doc["points"]):
-        value = p.get("value") if isinstance(p, dict) else None
+        if not isinstance(p, dict):
+            raise ReplayError(f"point {i}: expected an object, not {p!r}")
+        value = p.get("value")
         if value is None:
             continue
         if (
@@ -116,7 +118,10 @@ def read_series(raw: str) -> tuple[list[Point], list[int], str]:
         ):
             raise ReplayError(f"point {i}: value must be a finite number, not {value!r}")
         samples = p.get("samples") or ()
-        if not all(isinstance(s, int | float) and math.isfinite(s) for s in samples):
+        if not isinstance(samples, list | tuple) or not all(
+            isinstance(s, int | float) and not isinstance(s, bool) and math.isfinite(s)
+            for s in samples
+        ):
             raise ReplayError(f"point {i}: samples must be finite numbers")
         commit = p.get("commit")
         points.append(Point(i, float(value), str(commit) if commit else None, tuple(samples)))

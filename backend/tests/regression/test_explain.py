@@ -55,3 +55,29 @@ def test_noisy_and_improved_sentences() -> None:
         direction="higher_is_better",
     )
     assert better.startswith("8.0 % faster than the median of runs #1–#2")
+
+
+def test_the_two_stage_sentences_name_the_floor_and_the_stage() -> None:
+    from benchdash.regression import detector
+    from benchdash.regression.engine import Thresholds
+    from benchdash.regression.explain import explain_alert, explain_verdict
+    from benchdash.regression.model import Point
+
+    past = [Point(i, 100.0 + (i % 3) * 4 + i / 100, f"c{i:02d}") for i in range(30)]
+    t = Thresholds(5, 10)
+    v = detector.assess(past, Point(30, 120.0), direction="lower_is_better", thresholds=t)
+    text = explain_verdict(v.verdict, unit="ns", direction="lower_is_better")
+    assert text.startswith("15.2 % slower than the median of runs #0–#29;")  # 120 / 104.145
+    # run-to-run changes +4 %, +3.8 %, −7.4 %: upper quartile 7.4 %, floors 14.8 % and 19.8 %
+    assert "warn floor 14.8 %, fail floor 19.8 % (2 × the series' 7.4 % run-to-run" in text
+    assert "Suspected: an alert opens only once the step is confirmed" in text
+    steps = [*past, Point(30, 120.0, "c30"), Point(31, 121.0, "c31")]
+    a = detector.assess(steps, Point(32, 120.5, "c32"), direction="lower_is_better", thresholds=t)
+    assert explain_alert(a.decision, unit="ns", direction="lower_is_better") == (
+        "15.7 % slower from run #30 (c30) on; last good run #29 (c29): confirmed by a "
+        "significant change point (p = 1.8e-04); warn floor 14.8 %."  # 1 / C(33, 3)
+    )
+    short = detector.assess(past[:3], Point(3, 150.0), direction="lower_is_better", thresholds=t)
+    assert explain_verdict(short.verdict, unit="ns", direction="lower_is_better").endswith(
+        "not judged: 3 earlier runs; 10 are needed to measure the noise."
+    )
