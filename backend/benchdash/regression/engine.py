@@ -1,7 +1,9 @@
-"""Pure regression statistics: sample summaries, baselines, noise gates and verdicts.
+"""Pure regression statistics: sample summaries, the signed change, the samples' Welch gate,
+and the pairwise verdict of two runs (the compare view).
 
-Nothing here touches the database or HTTP; the results service feeds it numbers and stores
-what it returns. The rules are those of DESIGN.md ("Regression rules").
+Nothing here touches the database or HTTP. A series' verdicts and alerts (noise-calibrated
+floors, change points, confirmation) are the detector's (`regression.detector`), built on
+these pieces.
 """
 
 from __future__ import annotations
@@ -10,7 +12,6 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
-from statistics import median
 
 import numpy as np
 from scipy import stats as sstats
@@ -20,11 +21,6 @@ LOWER = "lower_is_better"
 UNSTABLE_CV = 0.10
 ALPHA = 0.05
 MIN_SAMPLES_FOR_TEST = 3
-BASELINE_RUNS = 5
-HISTORY_FOR_Z = 20
-MIN_HISTORY_FOR_Z = 5
-Z_REQUIRED = 4.0
-MAD_SCALE = 1.4826
 
 
 class Level(StrEnum):
@@ -64,15 +60,6 @@ class Thresholds:
 
 
 @dataclass(frozen=True)
-class BaselinePoint:
-    """One earlier run's measurement of the same series."""
-
-    run_id: int
-    value: float
-    samples: tuple[float, ...] = ()
-
-
-@dataclass(frozen=True)
 class Baseline:
     """The value a new measurement is compared with, and where it came from."""
 
@@ -90,8 +77,7 @@ class Verdict:
     baseline: Baseline | None
     change_pct: float | None
     p_value: float | None
-    z_score: float | None
-    gate: str | None  # "welch" | "mad" | "history-too-short" | None
+    gate: str | None  # "welch" when the samples decided, else None
     thresholds: Thresholds
 
 
@@ -134,27 +120,6 @@ def summarize(samples: Sequence[float], value: float | None = None) -> SampleSta
     )
 
 
-def build_baseline(
-    history: Sequence[BaselinePoint], pinned: BaselinePoint | None = None
-) -> Baseline | None:
-    """The pinned run if any, else the median of the newest `BASELINE_RUNS` points.
-
-    `history` is ordered newest first.
-    """
-    if pinned is not None:
-        return Baseline(pinned.value, (pinned.run_id,), pinned.samples, "pinned")
-    recent = list(history[:BASELINE_RUNS])
-    if not recent:
-        return None
-    samples = tuple(s for p in recent for s in p.samples)
-    return Baseline(
-        value=float(median(p.value for p in recent)),
-        run_ids=tuple(p.run_id for p in recent),
-        samples=samples,
-        source="median",
-    )
-
-
 def change_worse(new: float, base: float, direction: str) -> float:
     """Relative change signed so that positive means worse (fraction, not percent)."""
     if direction not in (HIGHER, LOWER):
@@ -179,35 +144,24 @@ def welch_p(new: Sequence[float], base: Sequence[float], *, worse_is_larger: boo
     return 1.0 if math.isnan(p) else p
 
 
-def robust_z(value: float, history: Sequence[float]) -> float:
-    """|value − median| / (MAD · 1.4826) of the history; inf when MAD is 0 and value differs."""
-    med = float(np.median(history))
-    mad = float(np.median(np.abs(np.asarray(history, dtype=float) - med))) * MAD_SCALE
-    if mad == 0:
-        return 0.0 if value == med else math.inf
-    return abs(value - med) / mad
-
-
 def judge(
     *,
     current: SampleStats,
     direction: str,
     baseline: Baseline | None,
     thresholds: Thresholds,
-    history_values: Sequence[float] = (),
 ) -> Verdict:
-    """Classify one measurement (DESIGN.md regression rules).
+    """Classify one measurement against one baseline (two runs compared side by side).
 
-    A threshold crossing becomes warn / fail / improved only when the noise gate agrees:
-    with ≥ 3 samples on both sides a one-sided Welch t-test (p < 0.05); otherwise the
-    robust z-score of the value against the series' last 20 values (≥ 4). A crossing that
-    fails the gate is noisy; a sample set with cv > 10 % that earned nothing else is unstable.
+    A threshold crossing becomes warn / fail / improved when, with ≥ 3 samples on both sides,
+    a one-sided Welch t-test agrees (p < 0.05), or outright without samples. A crossing the
+    test rejects is noisy; a sample set with cv > 10 % that earned nothing else is unstable.
     """
     if direction not in (HIGHER, LOWER):
         raise ValueError(f"unknown direction {direction!r}")
     unstable = current.cv > UNSTABLE_CV
     if baseline is None:
-        return Verdict(Level.NO_BASELINE, None, None, None, None, None, thresholds)
+        return Verdict(Level.NO_BASELINE, None, None, None, None, thresholds)
     change = change_worse(current.value, baseline.value, direction)
     change_pct = change * 100 if math.isfinite(change) else None
     if change * 100 > thresholds.fail:
@@ -218,10 +172,9 @@ def judge(
         candidate = Level.IMPROVED
     else:
         level = Level.UNSTABLE if unstable else Level.OK
-        return Verdict(level, baseline, change_pct, None, None, None, thresholds)
+        return Verdict(level, baseline, change_pct, None, None, thresholds)
 
     p_value: float | None = None
-    z: float | None = None
     worse_is_larger = direction == LOWER
     if candidate is Level.IMPROVED:
         worse_is_larger = not worse_is_larger
@@ -229,14 +182,8 @@ def judge(
         gate = "welch"
         p_value = welch_p(current.clean, baseline.samples, worse_is_larger=worse_is_larger)
         real = p_value < ALPHA
-    elif len(history_values) >= MIN_HISTORY_FOR_Z:
-        gate = "mad"
-        z = robust_z(current.value, history_values[:HISTORY_FOR_Z])
-        real = z >= Z_REQUIRED
     else:
-        gate = "history-too-short"
-        real = True
+        gate, real = None, True
     quiet = Level.UNSTABLE if unstable else Level.NOISY
     level = candidate if real else quiet
-    z_out = z if z is None or math.isfinite(z) else None
-    return Verdict(level, baseline, change_pct, p_value, z_out, gate, thresholds)
+    return Verdict(level, baseline, change_pct, p_value, gate, thresholds)

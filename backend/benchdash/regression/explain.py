@@ -1,15 +1,15 @@
 """One-sentence explanations of verdicts, for the UI, the CLI summary and alerts.
 
-`explain` words the old single-stage verdict (engine.judge); `explain_verdict` and
-`explain_alert` word the two-stage detector's (detector.assess / confirm_reruns): they name
-the noise-calibrated floor and the stage (suspected, confirmed and by what).
+`explain_verdict` and `explain_alert` word the two-stage detector's results
+(detector.assess / confirm_reruns): they name the noise-calibrated floor and the stage
+(suspected, confirmed and by what).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-from benchdash.regression.engine import ALPHA, UNSTABLE_CV, Z_REQUIRED, Level
+from benchdash.regression.engine import UNSTABLE_CV, Level
 from benchdash.regression.floors import FLOOR_K, RESOLUTION_STEPS
 from benchdash.regression.model import Action, AlertDecision, Floors, UploadVerdict
 
@@ -39,56 +39,6 @@ def _fmt(x: float) -> str:
     return f"{x:.3g}" if x >= 0.001 else f"{x:.1e}"
 
 
-def explain(
-    *,
-    level: str,
-    change_pct: float | None,
-    p_value: float | None,
-    z_score: float | None,
-    gate: str | None,
-    warn: float,
-    fail: float,
-    baseline_run_ids: Sequence[int],
-    baseline_source: str | None,
-    unit: str,
-    direction: str,
-    cv: float | None = None,
-) -> str:
-    """Say in one sentence why a measurement got its verdict."""
-    if level == Level.NO_BASELINE:
-        return "No earlier run on this branch and testbed to compare with."
-    worse, better = _words(unit, direction)
-    base = describe_runs(baseline_run_ids, baseline_source)
-    if change_pct is None:
-        size = f"{worse} than {base} (which was 0)"
-    elif change_pct >= 0:
-        size = f"{abs(change_pct):.1f} % {worse} than {base}"
-    else:
-        size = f"{abs(change_pct):.1f} % {better} than {base}"
-    if gate == "welch" and p_value is not None:
-        evidence = f"p = {_fmt(p_value)}"
-    elif gate == "mad":
-        z = "∞" if z_score is None else f"{z_score:.1f}"
-        evidence = f"robust z = {z} against the series' recent history"
-    elif gate == "history-too-short":
-        evidence = "too little history for a noise test"
-    else:
-        evidence = ""
-    if level == Level.FAIL:
-        return f"{size} ({evidence}); fail threshold {fail:g} %."
-    if level == Level.WARN:
-        return f"{size} ({evidence}); warn threshold {warn:g} %, fail threshold {fail:g} %."
-    if level == Level.IMPROVED:
-        return f"{size} ({evidence}); improvement threshold {warn:g} %."
-    if level == Level.NOISY:
-        need = f"p < {ALPHA:g}" if gate == "welch" else f"z ≥ {Z_REQUIRED:g}"
-        return f"{size}, but not significant ({evidence}; needs {need}): treated as noise."
-    if level == Level.UNSTABLE:
-        spread = f"cv {cv * 100:.1f} %" if cv is not None else "high spread"
-        return f"Samples vary too much to judge ({spread} > {UNSTABLE_CV * 100:g} %); {size}."
-    return f"Within {warn:g} % of {base} ({size})."
-
-
 def _floor_words(floors: Floors) -> str:
     """'warn floor 16 %, fail floor 21 % (2 × the series' 8.0 % run-to-run variation; …)'."""
     cfg = floors.configured
@@ -114,8 +64,8 @@ def explain_verdict(verdict: UploadVerdict, *, unit: str, direction: str) -> str
     b = verdict.baseline
     base = describe_runs(b.run_ids, b.source)
     pct = verdict.change_pct
-    if pct is None:
-        size = f"{worse} than {base} (which was 0)"
+    if pct is None:  # the baseline was 0: no percentage, but still a direction
+        size = f"{better if verdict.level == Level.IMPROVED else worse} than {base}, which was 0"
     else:
         size = f"{abs(pct):.1f} % {worse if pct >= 0 else better} than {base}"
     if verdict.gate == "history-too-short":

@@ -1,29 +1,34 @@
-"""The pure regression engine: examples and property-based invariants."""
+"""The pure engine (sample statistics, pairwise verdicts): examples and invariants."""
 
 from __future__ import annotations
 
 import math
+from statistics import median
 
 import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from benchdash.regression import engine
-from benchdash.regression.engine import Baseline, BaselinePoint, Level, Thresholds
+from benchdash.regression.engine import Baseline, Level, Thresholds
 
 T = Thresholds(5.0, 10.0)
+
+
+def baseline(base: list[list[float]]) -> Baseline | None:
+    """The median of earlier runs' values, with their samples pooled."""
+    if not base:
+        return None
+    mid = median(engine.summarize(s).value for s in base)
+    pooled = tuple(x for s in base for x in s)
+    return Baseline(mid, tuple(range(len(base))), pooled, "median")
 
 
 def judge(
     new: list[float], base: list[list[float]], direction: str = engine.HIGHER
 ) -> engine.Verdict:
-    points = [BaselinePoint(i, engine.summarize(s).value, tuple(s)) for i, s in enumerate(base)]
     return engine.judge(
-        current=engine.summarize(new),
-        direction=direction,
-        baseline=engine.build_baseline(points),
-        thresholds=T,
-        history_values=[p.value for p in points],
+        current=engine.summarize(new), direction=direction, baseline=baseline(base), thresholds=T
     )
 
 
@@ -34,40 +39,12 @@ def test_iqr_removes_the_outlier_and_counts_it() -> None:
     assert s.n == 5
 
 
-def test_baseline_is_median_of_five_newest() -> None:
-    pts = [BaselinePoint(i, v) for i, v in enumerate([1, 2, 100, 4, 5, 6, 7])]
-    b = engine.build_baseline(pts)
-    assert b is not None and b.value == 4 and b.run_ids == (0, 1, 2, 3, 4)
-
-
-def test_pinned_wins_over_history() -> None:
-    b = engine.build_baseline([BaselinePoint(1, 5.0)], pinned=BaselinePoint(9, 7.0))
-    assert b is not None and (b.value, b.source, b.run_ids) == (7.0, "pinned", (9,))
-
-
-def test_single_values_use_the_mad_gate() -> None:
-    history = [100, 101, 99, 100.5, 99.5, 100.2, 99.8]
-    points = [BaselinePoint(i, v) for i, v in enumerate(history)]
-    cur = engine.summarize([], 88.0)
+def test_single_values_are_judged_by_the_thresholds_alone() -> None:
+    b = Baseline(100.0, (1,), (), "pinned")
     v = engine.judge(
-        current=cur,
-        direction=engine.HIGHER,
-        baseline=engine.build_baseline(points),
-        thresholds=T,
-        history_values=history,
+        current=engine.summarize([], 88.0), direction=engine.HIGHER, baseline=b, thresholds=T
     )
-    assert v.level is Level.FAIL and v.gate == "mad" and v.z_score is not None and v.z_score >= 4
-    # The same drop inside a wildly swinging history is noise.
-    wild = [100, 80, 120, 90, 110, 85, 115]
-    points = [BaselinePoint(i, x) for i, x in enumerate(wild)]
-    v = engine.judge(
-        current=cur,
-        direction=engine.HIGHER,
-        baseline=engine.build_baseline(points),
-        thresholds=T,
-        history_values=wild,
-    )
-    assert v.level is Level.NOISY
+    assert v.level is Level.FAIL and v.gate is None and v.p_value is None
 
 
 def test_high_cv_without_a_significant_change_is_unstable() -> None:
@@ -136,14 +113,10 @@ def test_swapping_direction_swaps_regression_and_improvement(
 @settings(max_examples=100, deadline=None)
 @given(base=st.lists(sample_sets, min_size=1, max_size=6))
 def test_a_run_equal_to_its_baseline_is_never_flagged(base: list[list[float]]) -> None:
-    points = [BaselinePoint(i, engine.summarize(s).value, tuple(s)) for i, s in enumerate(base)]
-    baseline = engine.build_baseline(points)
-    assert baseline is not None
+    b = baseline(base)
+    assert b is not None
     v = engine.judge(
-        current=engine.summarize([baseline.value] * 3),
-        direction=engine.HIGHER,
-        baseline=baseline,
-        thresholds=T,
+        current=engine.summarize([b.value] * 3), direction=engine.HIGHER, baseline=b, thresholds=T
     )
     assert v.level is Level.OK
 

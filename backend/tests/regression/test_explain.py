@@ -1,6 +1,8 @@
 """Verdict sentences."""
 
-from benchdash.regression.explain import describe_runs, explain
+from benchdash.regression.engine import Baseline, Level, Thresholds
+from benchdash.regression.explain import describe_runs, explain_verdict
+from benchdash.regression.model import Floors, UploadVerdict
 
 
 def test_describe_runs() -> None:
@@ -9,52 +11,20 @@ def test_describe_runs() -> None:
     assert describe_runs([7], "pinned") == "the pinned baseline run #7"
 
 
-def test_fail_sentence_reads_like_the_issue() -> None:
-    text = explain(
-        level="fail",
-        change_pct=12.3,
-        p_value=0.002,
-        z_score=None,
-        gate="welch",
-        warn=5,
-        fail=10,
-        baseline_run_ids=[41, 42, 43, 44, 45],
-        baseline_source="median",
-        unit="ns",
-        direction="lower_is_better",
+def test_a_zero_baseline_still_says_which_way() -> None:
+    floors = Floors(Thresholds(5, 10), 1.0, 20, 5.0, 10.0)
+    up = UploadVerdict(
+        Level.IMPROVED,
+        False,
+        Baseline(0.0, (1, 2), (), "median"),
+        None,
+        None,
+        None,
+        "floor",
+        floors,
     )
-    assert text == "12.3 % slower than the median of runs #41–#45 (p = 0.002); fail threshold 10 %."
-
-
-def test_noisy_and_improved_sentences() -> None:
-    noisy = explain(
-        level="noisy",
-        change_pct=12.0,
-        p_value=0.21,
-        z_score=None,
-        gate="welch",
-        warn=5,
-        fail=10,
-        baseline_run_ids=[1],
-        baseline_source="median",
-        unit="%",
-        direction="higher_is_better",
-    )
-    assert "not significant" in noisy and "p = 0.21" in noisy and "worse" in noisy
-    better = explain(
-        level="improved",
-        change_pct=-8.0,
-        p_value=0.01,
-        z_score=None,
-        gate="welch",
-        warn=5,
-        fail=10,
-        baseline_run_ids=[1, 2],
-        baseline_source="median",
-        unit="req/s",
-        direction="higher_is_better",
-    )
-    assert better.startswith("8.0 % faster than the median of runs #1–#2")
+    text = explain_verdict(up, unit="req/s", direction="higher_is_better")
+    assert text.startswith("faster than the median of runs #1–#2, which was 0")
 
 
 def test_the_two_stage_sentences_name_the_floor_and_the_stage() -> None:
