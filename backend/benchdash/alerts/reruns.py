@@ -155,7 +155,11 @@ def settle(*, session: Session, run_id: int) -> int:
             session.execute(
                 update(Verdict)
                 .where(Verdict.id == row.id)
-                .values(stage=Stage.DISMISSED)
+                .values(
+                    stage=Stage.DISMISSED,
+                    explanation=Verdict.explanation
+                    + " Dismissed: its re-runs of the same commit did not repeat it.",
+                )
                 .execution_options(synchronize_session=False)
             )
         settled += 1

@@ -85,10 +85,18 @@ def open_step(
         )
     if verdict_id is None:
         return  # the first bad run's point is gone (deleted run): nothing to name
+    how = {
+        "change-point": "a change point",
+        "persistence": "the next runs staying worse",
+        "re-runs": "its re-runs",
+    }.get(decision.confirmed_by or "", "confirmation")
     session.execute(
         update(Verdict)
         .where(Verdict.id == verdict_id)
-        .values(stage=Stage.CONFIRMED)
+        .values(
+            stage=Stage.CONFIRMED,
+            explanation=Verdict.explanation + f" Confirmed by {how}: an alert names this run.",
+        )
         .execution_options(synchronize_session=False)
     )
     series = session.get_one(Series, series_id)

@@ -8,7 +8,7 @@ from urllib.parse import urlencode
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
-from benchdash.results.models import Measurement, Verdict
+from benchdash.results.models import Measurement, SeriesRestart, Verdict
 from benchdash.results.schemas import VerdictRead
 from benchdash.systems.models import Benchmark, Metric
 
@@ -26,8 +26,13 @@ def verdicts_for_run(
 ) -> list[VerdictRead]:
     """Every measurement of a run with its verdict, ordered by benchmark then metric."""
     rows = session.execute(
-        select(Measurement, Verdict, Benchmark, Metric)
+        select(Measurement, Verdict, Benchmark, Metric, SeriesRestart.note)
         .join(Verdict, Verdict.measurement_id == Measurement.id)
+        .outerjoin(
+            SeriesRestart,
+            (SeriesRestart.series_id == Measurement.series_id)
+            & (SeriesRestart.run_id == Measurement.run_id),
+        )
         .join(Benchmark, Benchmark.id == Measurement.benchmark_id)
         .join(Metric, Metric.id == Measurement.metric_id)
         .where(Measurement.run_id == run_id)
@@ -67,10 +72,11 @@ def verdicts_for_run(
             floor_fail=v.floor_fail,
             variation=v.variation,
             reason=v.reason,
+            accepted_change=note,
             explanation=v.explanation,
             series_url=series_url(system, b.name, b.params_key, mt.name, branch),
         )
-        for m, v, b, mt in rows
+        for m, v, b, mt, note in rows
     ]
 
 

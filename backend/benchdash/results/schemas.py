@@ -154,6 +154,9 @@ class VerdictRead(BaseModel):
         None, description="The series' typical run-to-run change (%), when measured."
     )
     reason: str | None = Field(None, description="Why nothing was judged (too little history).")
+    accepted_change: str | None = Field(
+        None, description="The note of a change accepted at this run: the baseline restarts here."
+    )
     explanation: str
     series_url: str
 

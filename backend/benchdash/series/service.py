@@ -30,9 +30,13 @@ _RANGE = """m.series_id = :series AND r.accepted
     AND (CAST(:since AS timestamptz) IS NULL OR m.started_at >= :since)
     AND (CAST(:until AS timestamptz) IS NULL OR m.started_at <= :until)
     AND (CAST(:profile AS text) IS NULL OR r.profile = :profile)"""
+# Stages change after a point is stored (a step confirmed, a re-run dismissing it), so they are
+# part of the stamp, as are the series' steps and accepted changes.
 _STAMP = text(
-    f"SELECT count(*), max(m.run_id) FROM measurement m JOIN run r ON r.id = m.run_id "
-    f"WHERE {_RANGE}"
+    f"SELECT count(*), max(m.run_id), count(*) FILTER (WHERE v.stage = 'confirmed'), "
+    f"count(*) FILTER (WHERE v.stage = 'dismissed') "
+    f"FROM measurement m JOIN run r ON r.id = m.run_id "
+    f"LEFT JOIN verdict v ON v.measurement_id = m.id WHERE {_RANGE}"
 )
 _LIGHT = text(
     f"""SELECT m.id, extract(epoch FROM m.started_at), m.value, v.level
@@ -159,8 +163,17 @@ def read(*, session: Session, query: SeriesQuery, if_none_match: str | None = No
         "until": query.until,
         "profile": query.profile,
     }
-    total, last_id = session.execute(_STAMP, bounds).one() if series_id else (0, None)
-    stamp = f"{series_id}:{total}:{last_id}:{row[9]}:{row[10]}:{query.max_points}:{query}"
+    total, last_id, confirmed, dismissed = (
+        session.execute(_STAMP, bounds).one() if series_id else (0, None, 0, 0)
+    )
+    marks = {"series": series_id}
+    steps = session.execute(_STEPS, marks).all() if series_id else []
+    changes = session.execute(_CHANGES, marks).all() if series_id else []
+    marked = ([(s[0], s[3]) for s in steps], [(c[0], c[2]) for c in changes])
+    stamp = (
+        f"{series_id}:{total}:{last_id}:{confirmed}:{dismissed}:{row[9]}:{row[10]}:"
+        f"{query.max_points}:{query}:{marked}"
+    )
     etag = '"' + hashlib.blake2b(stamp.encode(), digest_size=12).hexdigest() + '"'
     if if_none_match == etag:
         return SeriesAnswer(None, etag)
@@ -178,9 +191,6 @@ def read(*, session: Session, query: SeriesQuery, if_none_match: str | None = No
         points = session.execute(_SOME, {"ids": [ids[i] for i in picked]}).all()
     elif series_id:
         points = session.execute(_ALL, bounds).all()
-    marks = {"series": series_id}
-    steps = session.execute(_STEPS, marks).all() if series_id else []
-    changes = session.execute(_CHANGES, marks).all() if series_id else []
     body = {
         "system": query.system,
         "benchmark": row[3],

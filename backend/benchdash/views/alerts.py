@@ -17,7 +17,9 @@ from benchdash.runs.models import Run
 from benchdash.systems.models import Benchmark, Branch, Metric, System, Testbed
 
 
-def _explain(alert: Alert, metric: Metric, verdict_text: str) -> str:
+def _explain(
+    alert: Alert, metric: Metric, verdict_text: str, commit: str | None, good_commit: str | None
+) -> str:
     """The step in words when the alert was confirmed by the detector, else the verdict's."""
     if not alert.confirmed_by:
         return verdict_text
@@ -25,7 +27,9 @@ def _explain(alert: Alert, metric: Metric, verdict_text: str) -> str:
         action=Action.OPEN,
         level=Level(alert.level),
         first_bad_run_id=alert.run_id,
+        first_bad_commit=commit,
         last_good_run_id=alert.last_good_run_id,
+        last_good_commit=good_commit,
         baseline_value=alert.baseline_value,
         change_pct=alert.change_pct,
         p_value=alert.p_value,
@@ -93,7 +97,7 @@ def list_alerts(
             p_value=a.p_value if a.confirmed_by else v.p_value,
             baseline=a.baseline_value if a.baseline_value is not None else v.baseline_value,
             warn_floor=a.warn_floor,
-            explanation=_explain(a, m, v.explanation),
+            explanation=_explain(a, m, v.explanation, commit, good_commit),
             series_url=series_url(slug, b.name, b.params_key, m.name, branch),
             opened_at=a.opened_at,
             acknowledged_at=a.acknowledged_at,

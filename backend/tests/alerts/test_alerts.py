@@ -91,15 +91,23 @@ def test_an_accepted_change_restarts_the_baseline_and_closes_its_alert(
         "benchmark": "medium_concurrency",
         "metric": "requests_per_second",
     }
-    series = client.get("/api/v1/series", params=params).json()
+    answer = client.get("/api/v1/series", params=params)
+    series, etag = answer.json(), answer.headers["etag"]
     assert [(s["run_id"], s["status"]) for s in series["steps"]] == [(first["run"]["id"], "open")]
+    run = client.get(f"/api/v1/runs/{first['run']['id']}").json()["measurements"][0]
+    assert run["stage"] == "confirmed", run
+    assert "Confirmed by" in run["explanation"]
     change = {**params, "run_id": first["run"]["id"], "note": "expected: new allocator"}
     assert client.post("/api/v1/series/changes", json=change, headers=up).status_code == 403
     trigger = auth(token(session, "uvhttp", scope="trigger"))
     r = client.post("/api/v1/series/changes", json=change, headers=trigger)
     assert r.status_code == 201, r.text
     assert client.get("/api/v1/alerts").json() == [], "the accepted step's alert is closed"
-    series = client.get("/api/v1/series", params=params).json()
+    fresh = client.get("/api/v1/series", params=params, headers={"If-None-Match": etag})
+    assert fresh.status_code == 200, "a stale ETag must not hide the accepted change"
+    series = fresh.json()
+    run = client.get(f"/api/v1/runs/{first['run']['id']}").json()["measurements"][0]
+    assert run["accepted_change"] == "expected: new allocator"
     assert [c["note"] for c in series["changes"]] == ["expected: new allocator"]
     # The baseline restarted at the step: 85 is the new normal, no suspicion, no new alert.
     for at in range(19, 25):

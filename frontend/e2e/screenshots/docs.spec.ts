@@ -29,9 +29,16 @@ test("overview, system, run and live run", async ({ page, bench, baseURL, databa
   const card = page.locator(
     `[data-testid="series-card"][data-benchmark="${benchmark}"][data-metric="${metric}"]`,
   );
-  const marker = card.locator(`[data-testid="point-marker"][data-level="fail"][data-run="${runId}"]`);
-  await marker.hover();
-  await expect(card.getByTestId("chart-tooltip")).toBeVisible();
+  // The confirmed step, marked at its first bad run (no tooltip, which would cover its label).
+  await expect(card.locator(`[data-testid="step-marker"][data-run="${runId}"]`)).toBeVisible();
+  await expect(card.locator(`[data-testid="point-marker"][data-run="${runId}"]`)).toHaveAttribute(
+    "data-stage",
+    "confirmed",
+  );
+  // Every chart drawn first, so that nothing above it grows after it is centred.
+  await expect(page.getByTestId("trend-chart")).toHaveCount(await page.getByTestId("series-card").count());
+  await card.evaluate((el) => el.scrollIntoView({ block: "center" }));
+  await page.mouse.move(0, 0);
   await page.screenshot({ path: shot("system") });
 
   await page.goto(`/runs/${runId}`);

@@ -1,8 +1,8 @@
-import { history, uniqueSlug } from "../support/bench";
+import { stepHistory, uniqueSlug } from "../support/bench";
 import { expect, test } from "../support/fixtures";
 
 test.describe("alerts", () => {
-  test("a fail opens an alert; signing in from it and acknowledging moves it to acknowledged", async ({
+  test("a confirmed step opens an alert; signing in from it and acknowledging moves it to acknowledged", async ({
     page,
     bench,
     admin,
@@ -15,11 +15,12 @@ test.describe("alerts", () => {
         metric: "latency",
         unit: "ms",
         direction: "lower_is_better",
-        values: history(7, 12, 20),
+        // 12 steady runs, then 4 runs 20 % slower: a step, confirmed once it has held.
+        values: stepHistory(12, 12, 20, 4),
       },
     ]);
-    const last = runs.at(-1)!;
-    expect(last.verdicts[0]!.level).toBe("fail");
+    const firstBad = runs[12]!.run;
+    expect(runs[12]!.verdicts[0]!.level).toBe("fail");
 
     await page.goto(`/alerts?system=${slug}`);
     const open = page.getByTestId("alerts-open").getByTestId("alert");
@@ -28,10 +29,12 @@ test.describe("alerts", () => {
     await expect(open).toContainText("query");
     await expect(open).toContainText("rows=1000");
     await expect(open).toContainText("latency");
-    await expect(open).toContainText(/fail threshold 10 %/);
-    await expect(open.getByRole("link", { name: new RegExp(`#${last.run.id}`) })).toHaveAttribute(
+    await expect(open).toContainText(
+      /from run #\d+ \(\w+\) on; last good run #\d+ \(\w+\): confirmed by .*; warn floor 5 %\./,
+    );
+    await expect(open.getByRole("link", { name: new RegExp(`#${firstBad.id}`) })).toHaveAttribute(
       "href",
-      `/runs/${last.run.id}`,
+      `/runs/${firstBad.id}`,
     );
     await expect(page.getByTestId("alerts-acknowledged").getByTestId("alert")).toHaveCount(0);
     const id = await open.getAttribute("data-alert-id");

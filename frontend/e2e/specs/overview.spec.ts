@@ -1,4 +1,5 @@
-import { history, uniqueSlug, type SeriesSpec } from "../support/bench";
+import type { components } from "../../src/api/schema";
+import { history, stepHistory, uniqueSlug, type SeriesSpec } from "../support/bench";
 import { expect, test } from "../support/fixtures";
 
 const parse = (values: number[]): SeriesSpec[] => [
@@ -17,19 +18,23 @@ test.describe("overview", () => {
       language: "Go",
       headline: { benchmark: "parse", metric: "time" },
     });
-    const runs = await bench.seedRuns(regressed, parse(history(8, 1000, 25)));
+    // A lasting 25 % step: confirmed, so an alert opens naming its first bad run.
+    const runs = await bench.seedRuns(regressed, parse(stepHistory(12, 1000, 25, 4)));
     await bench.seedRuns(steady, parse(history(8, 500)));
     const last = runs.at(-1)!;
-    const verdict = last.verdicts[0]!;
-    expect(verdict.level).toBe("fail");
+    const [alert] = await bench.get<components["schemas"]["AlertRead"][]>(
+      `/api/v1/alerts?system=${regressed}&status=open`,
+    );
+    expect(alert?.run_id).toBe(runs[12]!.run.id);
 
     await page.goto("/");
     const card = page.locator(`[data-testid="system-card"][data-system="${regressed}"]`);
-    await expect(card.getByTestId("fail-count")).toHaveText("1 fail");
-    await expect(card.getByTestId("warn-count")).toHaveText("0 warn");
+    // The card counts the latest run's regressions, whatever stage they are in.
+    await expect(card.getByTestId("fail-count")).toHaveText(`${last.run.counts?.fail ?? 0} fail`);
+    await expect(card.getByTestId("warn-count")).toHaveText(`${last.run.counts?.warn ?? 0} warn`);
     await expect(card.getByTestId("open-alerts")).toHaveText("1 open alert");
     await expect(card.getByText("Go", { exact: true })).toBeVisible();
-    await expect(card.getByRole("img", { name: "time of parse, last 8 runs" })).toBeVisible();
+    await expect(card.getByRole("img", { name: "time of parse, last 16 runs" })).toBeVisible();
     await expect(card.getByRole("link", { name: last.run.commit!.slice(0, 10) })).toHaveAttribute(
       "href",
       `/runs/${last.run.id}`,
@@ -46,7 +51,11 @@ test.describe("overview", () => {
       .filter({ hasText: regressed });
     await expect(regression).toHaveCount(1);
     await expect(regression).toContainText("parse");
-    await expect(regression).toContainText(`+${verdict.change_pct!.toFixed(1)} %`);
+    await expect(regression).toContainText(`+${alert!.change_pct!.toFixed(1)} %`);
+    await expect(regression.getByTestId("commit-range")).toHaveText(
+      `${runs[11]!.run.commit!.slice(0, 10)}..${runs[12]!.run.commit!.slice(0, 10)}`,
+    );
+    await expect(regression.getByTestId("confirmed-by")).toContainText("confirmed by");
 
     await card.getByRole("link", { name: regressed, exact: true }).click();
     await expect(page).toHaveURL(new RegExp(`/systems/${regressed}$`));

@@ -18,28 +18,28 @@ test.describe("system page", () => {
         metric: "time",
         unit: "ns",
         direction: "lower_is_better",
-        values: history(8, 800, 15),
+        values: history(12, 800, 15),
       },
       {
         benchmark: "encode",
         metric: "throughput",
         unit: "MiB/s",
         direction: "higher_is_better",
-        values: history(8, 120),
+        values: history(12, 120),
       },
       {
         benchmark: "decode",
         metric: "time",
         unit: "ns",
         direction: "lower_is_better",
-        values: history(8, 650),
+        values: history(12, 650),
       },
       {
         benchmark: "decode",
         metric: "throughput",
         unit: "MiB/s",
         direction: "higher_is_better",
-        values: history(8, 150),
+        values: history(12, 150),
       },
     ];
     const runs = await bench.seedRuns(slug, series);
@@ -51,18 +51,22 @@ test.describe("system page", () => {
     await page.goto(`/systems/${slug}`);
     const charts = page.getByTestId("series-card").getByTestId("trend-chart");
     await expect(charts).toHaveCount(4);
-    for (const chart of await charts.all()) await expect(chart).toHaveAttribute("data-points", "8");
-    await expect(page.getByTestId("series-card").getByTestId("point-marker")).toHaveCount(4 * 8);
+    for (const chart of await charts.all()) await expect(chart).toHaveAttribute("data-points", "12");
+    await expect(page.getByTestId("series-card").getByTestId("point-marker")).toHaveCount(4 * 12);
 
     await page.goto(`/systems/${slug}?benchmark=encode&metric=time`);
     const card = page.locator('[data-testid="series-card"][data-benchmark="encode"][data-metric="time"]');
     await expect(card).toHaveAttribute("data-focused", "true");
     const marker = card.locator(`[data-testid="point-marker"][data-level="fail"][data-run="${last.run.id}"]`);
-    await expect(marker.locator("title")).toHaveText(/^Fail: run #\d+ /);
+    // One run worse is only suspected: an outlined marker, and no step marked.
+    await expect(marker).toHaveAttribute("data-stage", "suspected");
+    await expect(marker.locator("title")).toHaveText(/^Fail, suspected: run #\d+ /);
+    await expect(card.getByTestId("step-marker")).toHaveCount(0);
     await marker.hover();
     const tooltip = card.getByTestId("chart-tooltip");
     for (const words of [
       "Fail",
+      "Suspected",
       "main",
       `run #${last.run.id}`,
       "Value",

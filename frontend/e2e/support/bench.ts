@@ -31,6 +31,17 @@ export function history(runs: number, base: number, lastChangePct = 0): number[]
   );
 }
 
+/**
+ * A CI history with one lasting step: `stable` runs at `base` with a small jitter (±`jitterPct` %,
+ * deterministic), then `after` runs `stepPct` % above it with the same jitter.
+ */
+export function stepHistory(stable: number, base: number, stepPct: number, after: number, jitterPct = 0.4) {
+  const jitter = (i: number) => 1 + (jitterPct / 100) * Math.sin(i * 2.3);
+  return Array.from({ length: stable + after }, (_, i) =>
+    Number((base * jitter(i) * (i < stable ? 1 : 1 + stepPct / 100)).toFixed(4)),
+  );
+}
+
 export class Bench {
   constructor(
     readonly baseUrl: string,
@@ -77,43 +88,58 @@ export class Bench {
     const out: Ingest[] = [];
     for (let i = 0; i < runs; i++) {
       const at = new Date(start + i * HOUR).toISOString();
-      const byBenchmark = new Map<string, Doc["results"][number]>();
-      for (const s of series) {
-        const v = s.values[i];
-        if (v === undefined) continue;
-        const key = `${s.benchmark} ${JSON.stringify(s.parameters ?? {})}`;
-        const result = byBenchmark.get(key) ?? {
-          benchmark: s.benchmark,
-          parameters: s.parameters ?? {},
-          metrics: [],
-        };
-        result.metrics.push({
-          name: s.metric,
-          unit: s.unit,
-          direction: s.direction,
-          samples: samplesAround(v),
-        });
-        byBenchmark.set(key, result);
-      }
-      out.push(
-        await this.upload({
-          schema: "benchdash/v1",
-          system,
-          run: {
-            external_id: `${system}-${branch}-${i}`,
-            commit: randomBytes(5).toString("hex"),
-            branch,
-            trigger: "ci",
-            profile: "quick",
-            started_at: at,
-            finished_at: at,
-            testbed: "e2e-testbed",
-          },
-          environment: { os: "Linux", cpu: "e2e", cores: 2, memory_mb: 2048 },
-          results: [...byBenchmark.values()],
-        }),
-      );
+      const run = {
+        external_id: `${system}-${branch}-${i}`,
+        commit: randomBytes(5).toString("hex"),
+        branch,
+        trigger: "ci" as const,
+        started_at: at,
+        finished_at: at,
+      };
+      out.push(await this.upload(resultDocument(system, series, i, run)));
     }
     return out;
   }
+
+  /**
+   * Complete a queued run (POST /api/v1/runs, or a re-run the API queued) with one value per
+   * series, as the system's runner agent would: `run.id` names it, so the API treats it as
+   * runner-executed.
+   */
+  async completeRun(system: string, runId: number, commit: string, series: SeriesSpec[]): Promise<Ingest> {
+    const at = new Date().toISOString();
+    const run = {
+      id: runId,
+      commit,
+      branch: "main",
+      trigger: "manual" as const,
+      started_at: at,
+      finished_at: at,
+    };
+    return this.upload(resultDocument(system, series, 0, run));
+  }
+}
+
+/** A `benchdash/v1` document with the `index`-th value of each series (five samples each). */
+function resultDocument(system: string, series: SeriesSpec[], index: number, run: Partial<Doc["run"]>): Doc {
+  const byBenchmark = new Map<string, Doc["results"][number]>();
+  for (const s of series) {
+    const v = s.values[index];
+    if (v === undefined) continue;
+    const key = `${s.benchmark} ${JSON.stringify(s.parameters ?? {})}`;
+    const result = byBenchmark.get(key) ?? {
+      benchmark: s.benchmark,
+      parameters: s.parameters ?? {},
+      metrics: [],
+    };
+    result.metrics.push({ name: s.metric, unit: s.unit, direction: s.direction, samples: samplesAround(v) });
+    byBenchmark.set(key, result);
+  }
+  return {
+    schema: "benchdash/v1",
+    system,
+    run: { branch: "main", trigger: "ci", profile: "quick", testbed: "e2e-testbed", ...run },
+    environment: { os: "Linux", cpu: "e2e", cores: 2, memory_mb: 2048 },
+    results: [...byBenchmark.values()],
+  };
 }

@@ -1608,6 +1608,11 @@ export interface components {
          * @description A measurement with its verdict, as returned by ingest and the run endpoint.
          */
         VerdictRead: {
+            /**
+             * Accepted Change
+             * @description The note of a change accepted at this run: the baseline restarts here.
+             */
+            accepted_change?: string | null;
             /** Baseline */
             baseline: number | null;
             /** Baseline Run Ids */

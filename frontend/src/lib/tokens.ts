@@ -6,6 +6,7 @@
 export const color = {
   surface: "var(--surface)",
   text: "var(--text)",
+  textSoft: "var(--text-soft)",
   muted: "var(--muted)",
   border: "var(--border)",
   borderStrong: "var(--border-strong)",

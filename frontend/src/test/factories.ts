@@ -33,8 +33,42 @@ export function measurement(overrides: Partial<Schemas["VerdictRead"]> = {}): Sc
     level: "ok",
     warn_threshold: 5,
     fail_threshold: 10,
+    floor_warn: 5,
+    floor_fail: 10,
+    variation: 0.8,
+    stage: null,
+    reason: null,
     explanation: "Within 5 % of the median of runs #41–#45 (0.1 % faster than the median of runs #41–#45).",
     series_url: "/systems/uvhttp?benchmark=medium_concurrency&metric=requests_per_second&branch=main",
+    ...overrides,
+  };
+}
+
+/** A run summary, as GET /api/v1/runs lists it (and RunDetail.reruns holds). */
+export function runSummary(overrides: Partial<Schemas["RunSummary"]> = {}): Schemas["RunSummary"] {
+  const id = nextId++;
+  return {
+    id,
+    system: "uvhttp",
+    branch: "main",
+    commit: "9f1c2e7aa1",
+    status: "completed",
+    trigger: "rerun",
+    profile: "quick",
+    ref: "9f1c2e7aa1",
+    rerun_of: null,
+    counts: {},
+    created_at: "2026-11-20T10:00:00Z",
+    started_at: "2026-11-20T10:00:00Z",
+    finished_at: "2026-11-20T10:02:00Z",
+    external_id: null,
+    agent: null,
+    message: null,
+    progress: null,
+    testbed: "ci-linux-2c",
+    version: null,
+    cancel_requested: false,
+    url: `/runs/${id}`,
     ...overrides,
   };
 }

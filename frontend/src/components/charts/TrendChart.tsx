@@ -1,5 +1,7 @@
 import { useMemo, useRef } from "react";
 import { Area, Brush, CartesianGrid, ComposedChart, Line, Tooltip, XAxis, YAxis } from "recharts";
+import { markLines } from "@/components/charts/MarkLines";
+import { placeMarks, type ChangeInput, type StepInput } from "@/components/charts/marks";
 import { trendDot } from "@/components/charts/TrendDot";
 import { TrendTooltip } from "@/components/charts/TrendTooltip";
 import { usePaintMark } from "@/components/charts/usePaintMark";
@@ -18,10 +20,14 @@ interface TrendChartProps {
   /** Names the chart's first-paint entry in the page's User Timing (see usePaintMark). */
   paintKey: string;
   onPointClick: (runId: number) => void;
+  /** Confirmed steps, marked at their first bad run. */
+  steps?: readonly StepInput[];
+  /** Accepted distribution changes, marked (dashed) where the baseline restarts. */
+  changes?: readonly ChangeInput[];
   height?: number;
 }
 
-/** A series over time: value line, min–max band, baseline, warn/fail zones and verdict markers. */
+/** A series over time: value line, min–max band, baseline, warn/fail zones, verdict markers, steps and changes. */
 export function TrendChart(props: TrendChartProps) {
   const {
     points,
@@ -32,12 +38,15 @@ export function TrendChart(props: TrendChartProps) {
     branch,
     paintKey,
     onPointClick,
+    steps,
+    changes,
     height = 230,
   } = props;
   const { data, domain, ticks, xTicks } = useMemo(
     () => prepareTrend(points, { direction, warn: warnThreshold, fail: failThreshold }),
     [points, direction, warnThreshold, failThreshold],
   );
+  const marks = useMemo(() => placeMarks(data, steps, changes), [data, steps, changes]);
   const ref = useRef<HTMLDivElement>(null);
   const tickDigits = digitsForStep(domain[1], ticks.length > 1 ? ticks[1]! - ticks[0]! : 0);
   const showOk = data.length <= 120;
@@ -112,6 +121,7 @@ export function TrendChart(props: TrendChartProps) {
           type="stepAfter"
         />
         <Area dataKey="range" stroke="none" fill={color.range} isAnimationActive={false} activeDot={false} />
+        {markLines(marks)}
         <Line
           dataKey="baseline"
           stroke={color.baseline}

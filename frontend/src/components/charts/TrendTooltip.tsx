@@ -1,6 +1,6 @@
 import styles from "@/components/charts/TrendTooltip.module.css";
 import type { TrendDatum } from "@/components/charts/trendData";
-import { VerdictBadge } from "@/components/ui/VerdictBadge";
+import { StageBadge, VerdictBadge } from "@/components/ui/VerdictBadge";
 import { formatChange, formatDateTime, formatPValue, formatValue, shortCommit } from "@/lib/format";
 
 interface TrendTooltipProps {
@@ -18,7 +18,9 @@ export function TrendTooltip({ active, payload, unit, branch }: TrendTooltipProp
     <div className={styles.tooltip} data-testid="chart-tooltip">
       <div className={styles.head}>
         <span className="mono">{shortCommit(d.commit)}</span>
-        <VerdictBadge level={d.level} />
+        <span>
+          <VerdictBadge level={d.level} /> <StageBadge stage={d.stage} />
+        </span>
       </div>
       <div className="muted small">
         {branch} · run #{d.run_id} · {formatDateTime(d.t)}

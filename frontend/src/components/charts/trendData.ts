@@ -10,6 +10,8 @@ export interface TrendPoint {
   stddev: number | null;
   n: number;
   level: string | null;
+  /** suspected, confirmed or dismissed (null: not staged). */
+  stage?: string | null;
   baseline: number | null;
   change_pct: number | null;
   p_value: number | null;

@@ -11,13 +11,14 @@ interface BadgeProps {
   shape?: "pill" | "tag";
   title?: string;
   level?: string;
+  stage?: string;
   children: ReactNode;
 }
 
 /** A short coloured label; its words carry the meaning, the colour repeats it. */
-export function Badge({ tone, shape = "pill", title, level, children }: BadgeProps) {
+export function Badge({ tone, shape = "pill", title, level, stage, children }: BadgeProps) {
   return (
-    <span className={clsx(styles[shape], styles[tone])} title={title} data-level={level}>
+    <span className={clsx(styles[shape], styles[tone])} title={title} data-level={level} data-stage={stage}>
       {children}
     </span>
   );

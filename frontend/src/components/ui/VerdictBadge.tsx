@@ -1,6 +1,7 @@
 import { ALERT_STATUSES, RUN_STATES, type AlertStatus, type RunStatus } from "@/api/types";
 import { MarkerIcon } from "@/components/charts/Marker";
 import { Badge, type Tone } from "@/components/ui/Badge";
+import { STAGES, toStage, type Stage } from "@/lib/stage";
 import { LEVELS, toLevel } from "@/lib/verdict";
 
 /** A verdict as shape + word + colour. */
@@ -11,6 +12,19 @@ export function VerdictBadge({ level }: { level: string | null | undefined }) {
     <Badge tone={l} title={info.description} level={l}>
       <MarkerIcon shape={info.shape} color={info.color} size={11} />
       {info.label}
+    </Badge>
+  );
+}
+
+const STAGE_TONE: Record<Stage, Tone> = { suspected: "info", confirmed: "fail", dismissed: "muted" };
+
+/** A point's stage in words (suspected, confirmed, dismissed); nothing for a point that was not staged. */
+export function StageBadge({ stage }: { stage: string | null | undefined }) {
+  const s = toStage(stage);
+  if (!s) return null;
+  return (
+    <Badge tone={STAGE_TONE[s]} shape="tag" title={STAGES[s].description} stage={s}>
+      {STAGES[s].label}
     </Badge>
   );
 }

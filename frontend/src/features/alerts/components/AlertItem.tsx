@@ -3,6 +3,7 @@ import type { Schemas } from "@/api/types";
 import { Button } from "@/components/ui/Button";
 import { Card } from "@/components/ui/Card";
 import { Change } from "@/components/ui/Change";
+import { StepLine } from "@/components/ui/StepLine";
 import { StatusBadge } from "@/components/ui/VerdictBadge";
 import { formatParameters, formatRelative, shortCommit } from "@/lib/format";
 import styles from "@/features/alerts/components/AlertItem.module.css";
@@ -17,7 +18,7 @@ interface AlertItemProps {
 function History({ alert: a }: { alert: Schemas["AlertRead"] }) {
   return (
     <span>
-      Branch <span className="mono">{a.branch}</span> · testbed {a.testbed} · run{" "}
+      Branch <span className="mono">{a.branch}</span> · testbed {a.testbed} · first bad run{" "}
       <Link to={`/runs/${a.run_id}`}>
         #{a.run_id} ({shortCommit(a.commit)})
       </Link>{" "}
@@ -30,19 +31,29 @@ function History({ alert: a }: { alert: Schemas["AlertRead"] }) {
   );
 }
 
-/** One alert: what regressed, the sentence explaining it, and Acknowledge (or Sign in to). */
+/** One alert: what regressed, its level, commit range and confirmation, the sentence, and Acknowledge. */
 export function AlertItem({ alert: a, signedIn, pending, onAcknowledge }: AlertItemProps) {
   const location = useLocation();
   const params = formatParameters(a.parameters);
   return (
-    <Card as="li" className={styles.item} data-testid="alert" data-alert-id={a.id} data-status={a.status}>
+    <Card
+      as="li"
+      className={styles.item}
+      data-testid="alert"
+      data-alert-id={a.id}
+      data-status={a.status}
+      data-level={a.level}
+    >
       <div className={styles.main}>
         <StatusBadge status={a.status} />
         <Link to={a.series_url} className={styles.title}>
           <strong>{a.system}</strong> · <span data-testid="alert-benchmark">{a.benchmark}</span>
           {params ? <span className="muted"> ({params})</span> : null} · {a.metric}
         </Link>
-        <Change pct={a.change_pct} level="fail" />
+        <Change pct={a.change_pct} level={a.level} />
+      </div>
+      <div className={styles.step}>
+        <StepLine step={a} />
       </div>
       <p className={styles.explanation}>{a.explanation}</p>
       <div className={styles.foot}>

@@ -32,7 +32,10 @@ export function AlertsPage({ search, onSearch }: AlertsPageProps) {
     <Page>
       <PageHeader title="Alerts">
         <p className="muted">
-          A fail verdict opens an alert; it closes by itself when the series recovers.
+          A change that crosses its floor is first only suspected; an alert opens once the step is confirmed
+          (a change point, the next runs staying worse, or re-runs of the same commit) and names its first bad
+          commit, one alert per step. It closes by itself when the series recovers, or when someone accepts
+          the step as an expected change.
           {search.system ? (
             <>
               {" "}

@@ -2,26 +2,37 @@ import { Fragment } from "react";
 import { Link } from "react-router";
 import { Change } from "@/components/ui/Change";
 import { nameCell, numCell } from "@/components/ui/Table";
-import { VerdictBadge } from "@/components/ui/VerdictBadge";
-import { formatNumber, formatParameters, formatPValue, formatValue } from "@/lib/format";
-import { toLevel, verdictSentence } from "@/lib/verdict";
+import { formatParameters, formatPValue, formatValue } from "@/lib/format";
+import { toLevel } from "@/lib/verdict";
+import { MeasurementDetail } from "@/features/run/components/MeasurementDetail";
 import styles from "@/features/run/components/MeasurementRow.module.css";
+import { VerdictCell } from "@/features/run/components/VerdictCell";
 import type { Measurement } from "@/features/run/hooks/measurementView";
 
 interface MeasurementRowProps {
   m: Measurement;
   expanded: boolean;
   onToggle: () => void;
+  /** Offered to a signed-in user: accept this row's change as expected. */
+  onAccept?: (m: Measurement) => void;
+  /** The note of a change accepted on this row during this visit. */
+  accepted?: string;
 }
 
-/** A measurement's row (value, baseline, change, verdict and why), and its samples on expand. */
-export function MeasurementRow({ m, expanded, onToggle }: MeasurementRowProps) {
+/** A measurement's row (value, baseline, change, verdict, stage and why), and its samples on expand. */
+export function MeasurementRow({ m, expanded, onToggle, onAccept, accepted }: MeasurementRowProps) {
   const level = toLevel(m.level);
-  const sentence = m.explanation || verdictSentence(m);
   const detailId = `m-${m.measurement_id}-samples`;
   return (
     <Fragment>
-      <tr className={styles[level]} data-testid="measurement-row" data-level={level}>
+      <tr
+        className={styles[level]}
+        data-testid="measurement-row"
+        data-level={level}
+        data-stage={m.stage ?? undefined}
+        data-benchmark={m.benchmark}
+        data-metric={m.metric}
+      >
         <td>
           <button
             type="button"
@@ -51,60 +62,10 @@ export function MeasurementRow({ m, expanded, onToggle }: MeasurementRowProps) {
         <td className={numCell}>
           <Change pct={m.change_pct} level={level} />
         </td>
-        <td className={styles.verdict}>
-          <VerdictBadge level={level} />
-          <div className={styles.explanation} data-testid="explanation">
-            {sentence}
-          </div>
-        </td>
+        <VerdictCell m={m} onAccept={onAccept} accepted={accepted} />
         <td className={numCell}>{formatPValue(m.p_value)}</td>
       </tr>
-      {expanded ? (
-        <tr className={styles.detail} id={detailId}>
-          <td />
-          <td colSpan={7}>
-            <div className={styles.samples}>
-              <strong>{m.samples.length} samples</strong>
-              <ol className={styles.sampleList} data-testid="samples">
-                {m.samples.map((s, i) => (
-                  <li key={i}>{formatValue(s, m.unit, 5)}</li>
-                ))}
-              </ol>
-            </div>
-            <dl className={styles.stats}>
-              <dt>mean</dt>
-              <dd>{formatValue(m.mean, m.unit, 4)}</dd>
-              <dt>median</dt>
-              <dd>{formatValue(m.median, m.unit, 4)}</dd>
-              <dt>min–max</dt>
-              <dd>
-                {formatValue(m.min, m.unit, 4)} – {formatValue(m.max, m.unit, 4)}
-              </dd>
-              <dt>cv</dt>
-              <dd>{m.cv !== null ? `${formatNumber(m.cv * 100, 2)} %` : "—"}</dd>
-              <dt>outliers removed</dt>
-              <dd>{m.outliers_removed}</dd>
-              <dt>noise test</dt>
-              <dd>{m.gate ?? "—"}</dd>
-              <dt>baseline runs</dt>
-              <dd>
-                {m.baseline_run_ids.length
-                  ? m.baseline_run_ids.map((id, i) => (
-                      <Fragment key={id}>
-                        {i ? ", " : ""}
-                        <Link to={`/runs/${id}`}>#{id}</Link>
-                      </Fragment>
-                    ))
-                  : "—"}
-              </dd>
-              <dt>thresholds</dt>
-              <dd>
-                warn {m.warn_threshold} %, fail {m.fail_threshold} %
-              </dd>
-            </dl>
-          </td>
-        </tr>
-      ) : null}
+      {expanded ? <MeasurementDetail m={m} id={detailId} /> : null}
     </Fragment>
   );
 }

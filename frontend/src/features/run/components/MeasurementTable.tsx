@@ -17,6 +17,10 @@ interface MeasurementTableProps {
   rows: readonly Measurement[];
   view: MeasurementView;
   onView: (patch: Partial<MeasurementView>) => void;
+  /** Offered to a signed-in user: accept a row's change as expected. */
+  onAccept?: (m: Measurement) => void;
+  /** Notes of the changes accepted during this visit, by measurement id. */
+  accepted?: Readonly<Record<number, string>>;
 }
 
 const COLUMNS: { key: SortKey | null; label: string; num?: boolean }[] = [
@@ -57,7 +61,7 @@ function Headings({ view, onSort }: { view: MeasurementView; onSort: (key: SortK
 }
 
 /** Every measurement of a run: sortable, filterable, samples on expand. */
-export function MeasurementTable({ rows, view, onView }: MeasurementTableProps) {
+export function MeasurementTable({ rows, view, onView, onAccept, accepted }: MeasurementTableProps) {
   const shown = useMemo(() => selectMeasurements(rows, view), [rows, view]);
   const [open, setOpen] = useState<ReadonlySet<number>>(new Set());
   const regressions = rows.filter((m) => isRegression(m.level)).length;
@@ -112,6 +116,8 @@ export function MeasurementTable({ rows, view, onView }: MeasurementTableProps) 
                 m={m}
                 expanded={open.has(m.measurement_id)}
                 onToggle={() => toggle(m.measurement_id)}
+                onAccept={onAccept}
+                accepted={accepted?.[m.measurement_id]}
               />
             ))}
           </tbody>

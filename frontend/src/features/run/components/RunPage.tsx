@@ -1,12 +1,15 @@
-import { useEffect } from "react";
+import { useEffect, useState } from "react";
 import { isActiveRun } from "@/api/types";
 import { Page } from "@/components/ui/Page";
 import { ErrorState, Loading } from "@/components/ui/States";
+import { useSignedInUser } from "@/lib/session";
 import { useRun } from "@/features/run/api/getRun";
+import { AcceptChangeDialog } from "@/features/run/components/AcceptChangeDialog";
 import { LiveRun } from "@/features/run/components/LiveRun";
 import { MeasurementTable } from "@/features/run/components/MeasurementTable";
+import { RerunOf, RerunsPanel } from "@/features/run/components/RerunsPanel";
 import { RunHeader } from "@/features/run/components/RunHeader";
-import type { MeasurementView } from "@/features/run/hooks/measurementView";
+import type { Measurement, MeasurementView } from "@/features/run/hooks/measurementView";
 import { useRunEvents } from "@/features/run/hooks/useRunEvents";
 
 interface RunPageProps {
@@ -15,9 +18,12 @@ interface RunPageProps {
   onView: (patch: Partial<MeasurementView>) => void;
 }
 
-/** One run: its header, live progress while it runs, then every measurement with its verdict. */
+/** One run: its header, live progress while it runs, its re-runs, then every measurement with its verdict. */
 export function RunPage({ runId, view, onView }: RunPageProps) {
   const run = useRun(runId);
+  const signedIn = Boolean(useSignedInUser());
+  const [accepting, setAccepting] = useState<Measurement | null>(null);
+  const [accepted, setAccepted] = useState<Readonly<Record<number, string>>>({});
   const status = run.data?.status;
   // Queued and triggered runs stream their progress; the finished run is then reloaded.
   const follow = Boolean(status && (isActiveRun(status) || run.data?.ref));
@@ -29,13 +35,30 @@ export function RunPage({ runId, view, onView }: RunPageProps) {
   }, [live.status, live.ended, refetch]);
   if (run.isPending) return <Loading label="Loading run…" />;
   if (run.isError) return <ErrorState error={run.error} onRetry={() => void run.refetch()} />;
+  const data = run.data;
   return (
     <Page>
-      <RunHeader run={run.data} />
+      <RunHeader run={data} />
+      {data.rerun_of ? <RerunOf runId={data.rerun_of} /> : null}
       {follow ? <LiveRun runId={runId} live={live} /> : null}
-      {run.data.measurements.length > 0 || !follow ? (
-        <MeasurementTable rows={run.data.measurements} view={view} onView={onView} />
+      <RerunsPanel reruns={data.reruns ?? []} />
+      {data.measurements.length > 0 || !follow ? (
+        <MeasurementTable
+          rows={data.measurements}
+          view={view}
+          onView={onView}
+          // Re-runs are not part of any series: there is no step of theirs to accept.
+          onAccept={signedIn && !data.rerun_of ? setAccepting : undefined}
+          accepted={accepted}
+        />
       ) : null}
+      <AcceptChangeDialog
+        key={accepting?.measurement_id ?? "closed"}
+        run={data}
+        measurement={accepting}
+        onClose={() => setAccepting(null)}
+        onAccepted={(id, change) => setAccepted((now) => ({ ...now, [id]: change.note }))}
+      />
     </Page>
   );
 }

@@ -41,6 +41,16 @@ function compare(a: Measurement, b: Measurement, sort: SortKey, dir: SortDir): n
   }
 }
 
+/**
+ * Rows a person may accept as an expected change: a point the detector suspects or confirmed, or
+ * any regression or improvement (the baseline then restarts at this run).
+ */
+export function acceptable(m: Measurement): boolean {
+  return (
+    m.stage === "suspected" || m.stage === "confirmed" || isRegression(m.level) || m.level === "improved"
+  );
+}
+
 /** Filter ("only regressions", a text query) and sort a run's measurements; never mutates its input. */
 export function selectMeasurements(rows: readonly Measurement[], view: MeasurementView): Measurement[] {
   const q = view.query.trim().toLowerCase();

@@ -90,6 +90,8 @@ export function SeriesCard({ seriesKey, metric, focused, title }: SeriesCardProp
             branch={seriesKey.branch}
             paintKey={`${seriesKey.system}/${seriesKey.benchmark}/${seriesKey.benchmarkId ?? ""}/${metric.name}`}
             onPointClick={(runId) => navigate(`/runs/${runId}`)}
+            steps={series.data.steps}
+            changes={series.data.changes}
           />
           <footer className={styles.foot} data-testid="series-foot">
             {series.data.downsampled

@@ -1,0 +1,115 @@
+/**
+ * Pure placement of a series' vertical marks: each confirmed step at its first bad run, each
+ * accepted distribution change at the run where the baseline restarts.
+ */
+import { formatChange } from "@/lib/format";
+import { confirmedByWords } from "@/lib/stage";
+import { color, type ColorToken } from "@/lib/tokens";
+import { LEVELS, toLevel } from "@/lib/verdict";
+
+/** A confirmed step (the API's SeriesStep). */
+export interface StepInput {
+  alert_id: number;
+  run_id: number;
+  level: string;
+  status: string;
+  change_pct: number | null;
+  confirmed_by: string | null;
+  commit: string | null;
+}
+
+/** An accepted distribution change (the API's ChangeRead). */
+export interface ChangeInput {
+  id: number;
+  run_id: number;
+  note: string;
+  created_by: string;
+}
+
+export interface Mark {
+  key: string;
+  kind: "step" | "change";
+  runId: number;
+  /** The x (ms since the epoch) of the run's point. */
+  x: number;
+  /** The short label drawn beside the line. */
+  label: string;
+  /** The full sentence (SVG <title>). */
+  title: string;
+  color: ColorToken;
+  dashed: boolean;
+  /** A resolved step is drawn muted. */
+  muted: boolean;
+  level: string | null;
+  status: string | null;
+  /** Labels in the right half of the chart go to the left of their line. */
+  anchor: "start" | "end";
+  /** 0: top line of labels (steps); 1: the one below (changes), so both fit at one run. */
+  row: 0 | 1;
+}
+
+const LABEL_CHARS = 28;
+
+/** Shorten a note to fit beside its line ("expected: new alloc…"). */
+export function clip(text: string, max = LABEL_CHARS): string {
+  return text.length <= max ? text : `${text.slice(0, max - 1).trimEnd()}…`;
+}
+
+/** Marks for the steps and changes whose run is among the drawn points (others lie outside the view). */
+export function placeMarks(
+  data: readonly { run_id: number; x: number }[],
+  steps: readonly StepInput[] = [],
+  changes: readonly ChangeInput[] = [],
+): Mark[] {
+  const index = new Map(data.map((d, i) => [d.run_id, i]));
+  const at = (runId: number) => {
+    const i = index.get(runId);
+    return i === undefined ? null : { x: data[i]!.x, anchor: i > data.length / 2 ? "end" : "start" };
+  };
+  const marks: Mark[] = [];
+  for (const s of steps) {
+    const where = at(s.run_id);
+    if (!where) continue;
+    const level = toLevel(s.level);
+    const resolved = s.status === "resolved";
+    const size = formatChange(s.change_pct);
+    marks.push({
+      key: `step-${s.alert_id}`,
+      kind: "step",
+      runId: s.run_id,
+      x: where.x,
+      anchor: where.anchor as Mark["anchor"],
+      row: 0,
+      label: `${LEVELS[level].label} step ${size}${resolved ? " (resolved)" : ""}`,
+      title:
+        `${LEVELS[level].label} step of ${size} from run #${s.run_id}` +
+        `${s.commit ? ` (${s.commit.slice(0, 10)})` : ""}, confirmed by ${confirmedByWords(s.confirmed_by)}; ` +
+        `alert ${s.status}.`,
+      color: resolved ? color.muted : LEVELS[level].color,
+      dashed: false,
+      muted: resolved,
+      level,
+      status: s.status,
+    });
+  }
+  for (const c of changes) {
+    const where = at(c.run_id);
+    if (!where) continue;
+    marks.push({
+      key: `change-${c.id}`,
+      kind: "change",
+      runId: c.run_id,
+      x: where.x,
+      anchor: where.anchor as Mark["anchor"],
+      row: 1,
+      label: clip(c.note),
+      title: `Accepted change at run #${c.run_id}: “${c.note}” (by ${c.created_by}); the baseline restarts here.`,
+      color: color.textSoft,
+      dashed: true,
+      muted: false,
+      level: null,
+      status: null,
+    });
+  }
+  return marks;
+}
