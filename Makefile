@@ -6,7 +6,7 @@ PIP := $(VENV)/bin/pip
 STAMP := $(VENV)/.installed
 
 .PHONY: up down deps-up deps-test install test lint test-backend test-runners test-integration \
-	test-systems test-frontend test-fuzz test-flaky bench clean-data
+	test-systems test-frontend test-fuzz test-flaky test-compose bench clean-data
 
 # What a fresh machine lacks is installed (as root) or named with the command to run.
 deps-up:
@@ -61,6 +61,12 @@ test: deps-test install test-backend test-runners test-integration test-systems 
 test-fuzz: install
 	@$(PIP) install -q -e 'backend[dev,fuzz]'
 	$(PY) tests/fuzz/run.py
+
+# The Docker Compose stack for real (tests/compose/README.md): stand-in base images where no
+# registry answers, every system's quick run in its runner container, restart, down + up.
+# As root it installs and starts Docker itself. Not part of `make test`.
+test-compose: install
+	$(PY) -m tests.compose $(COMPOSE_ARGS)
 
 # Flake guard: the Go suites 10 times under -race, cargo test 3 times, the backend suite
 # 3 times in random order.

@@ -22,6 +22,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from composer import PROJECT, compose_command, compose_env, docker_available, down  # noqa: E402
+
 BIN = ROOT / ".venv" / "bin"
 DATA = ROOT / ".data"
 PIDS = DATA / "up.pids"  # what `make down` stops when `make up` was left running
@@ -78,23 +81,6 @@ def services() -> dict[str, Service]:
             ("benchdash-runner", "--system", name), RUNNER_ENV, f"runners/{name}/Dockerfile"
         )
     return out
-
-
-def docker_available() -> bool:
-    """Whether a Docker engine answers (the client alone is not enough)."""
-    if shutil.which("docker") is None:
-        return False
-    probe = subprocess.run(["docker", "info"], capture_output=True, timeout=20, check=False)
-    return probe.returncode == 0
-
-
-def compose_command() -> list[str] | None:
-    """The Compose that is here: the v2 plugin (`docker compose`), else v1 `docker-compose`."""
-    if shutil.which("docker"):
-        v2 = subprocess.run(["docker", "compose", "version"], capture_output=True, check=False)
-        if v2.returncode == 0:
-            return ["docker", "compose"]
-    return ["docker-compose"] if shutil.which("docker-compose") else None
 
 
 def _kept_secret(name: str, make: list[str] | None = None) -> str:
@@ -227,28 +213,10 @@ def stop(children: list[subprocess.Popen[bytes]]) -> None:
             c.kill()
 
 
-def down() -> int:
-    """`make down`: stop a stack left running (native processes, embedded PostgreSQL, Compose)."""
-    if PIDS.exists():
-        for pid in (int(p) for p in PIDS.read_text().split() if p.isdigit()):
-            try:
-                os.kill(pid, signal.SIGTERM)
-                print(f"stopped process {pid}")
-            except ProcessLookupError:
-                pass
-        PIDS.unlink()
-    if not os.environ.get("DATABASE_URL") and (BIN / "benchdash-server").exists():
-        subprocess.run([str(BIN / "benchdash-server"), "db-stop"], check=False)
-    compose = compose_command() if docker_available() else None
-    if compose is not None:
-        subprocess.run([*compose, "down"], cwd=ROOT, check=False)
-    return 0
-
-
 def main() -> int:
     """Compose if an engine and Compose are here, else native (saying why); `down` stops."""
     if sys.argv[1:] == ["down"]:
-        return down()
+        return down(PIDS, BIN / "benchdash-server", ROOT)
     if os.environ.get("BENCHDASH_NATIVE") == "1":
         return native()
     if not docker_available():
@@ -263,7 +231,17 @@ def main() -> int:
             flush=True,
         )
         return native()
-    return subprocess.call([*compose, "-p", "benchdash", "up", "--build"], cwd=ROOT)
+    env_file = compose_env(ROOT, DATA, _kept_secret)
+    port = os.environ.get("BENCHDASH_PUBLISH_PORT", "8000")
+    print(
+        f"starting Compose ({' '.join(compose)}, project {PROJECT}, variables from {env_file}); "
+        f"the UI will be on http://localhost:{port}/\n"
+        "first login: user 'admin', password BENCHDASH_ADMIN_PASSWORD in that file",
+        flush=True,
+    )
+    return subprocess.call(
+        [*compose, "--env-file", str(env_file), "-p", PROJECT, "up", "--build"], cwd=ROOT
+    )
 
 
 if __name__ == "__main__":

@@ -54,6 +54,9 @@ class RunSummary(BaseModel):
     url: str = Field(description="The UI path of the run.")
     counts: dict[str, int] = Field(default_factory=dict, description="Verdicts by level.")
     ref: str | None = Field(None, description="The git ref a triggered run checks out.")
+    requested_benchmarks: list[str] | None = Field(
+        None, description="The scenarios a triggered run was asked for (null: the whole profile)."
+    )
     progress: Progress | None = None
     cancel_requested: bool = False
     agent: str | None = Field(None, description="The runner agent working on it.")

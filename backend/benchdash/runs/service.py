@@ -49,6 +49,7 @@ def to_summary(row: RunRow, counts: dict[str, int] | None = None) -> RunSummary:
         url=f"/runs/{run.id}",
         counts=counts or {},
         ref=run.ref,
+        requested_benchmarks=run.requested_benchmarks,
         progress=Progress.model_validate(run.progress) if run.progress else None,
         cancel_requested=run.cancel_requested,
         agent=run.agent,

@@ -197,3 +197,14 @@ def test_event_stream_replays_a_finished_run(client: TestClient, session: Sessio
         tail = "".join(r.iter_text())
     assert "event: log" not in tail and "event: end" in tail
     assert client.get("/api/v1/runs/99999/events").status_code == 404
+
+
+def test_the_agent_reads_the_benchmarks_a_run_asked_for(
+    client: TestClient, session: Session
+) -> None:
+    agent, trigger = _setup(client, session)
+    run = _trigger(client, trigger, benchmarks=["shared"])
+    seen = client.get(f"/api/v1/runs/{run['id']}", headers=agent).json()
+    assert seen["requested_benchmarks"] == ["shared"]
+    whole = _trigger(client, trigger)
+    assert client.get(f"/api/v1/runs/{whole['id']}").json()["requested_benchmarks"] is None

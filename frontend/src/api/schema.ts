@@ -1160,6 +1160,11 @@ export interface components {
              */
             ref?: string | null;
             /**
+             * Requested Benchmarks
+             * @description The scenarios a triggered run was asked for (null: the whole profile).
+             */
+            requested_benchmarks?: string[] | null;
+            /**
              * Rerun Of
              * @description The run whose suspected change this re-checks.
              */
@@ -1311,6 +1316,11 @@ export interface components {
              * @description The git ref a triggered run checks out.
              */
             ref?: string | null;
+            /**
+             * Requested Benchmarks
+             * @description The scenarios a triggered run was asked for (null: the whole profile).
+             */
+            requested_benchmarks?: string[] | null;
             /**
              * Rerun Of
              * @description The run whose suspected change this re-checks.

@@ -1,0 +1,1 @@
+"""`make test-compose`: the Docker Compose stack run for real (see README.md here)."""

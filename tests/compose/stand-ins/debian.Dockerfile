@@ -1,0 +1,2 @@
+# debian:bookworm
+FROM benchdash-stand-in/bookworm
