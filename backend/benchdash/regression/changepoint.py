@@ -90,23 +90,49 @@ def _proposals(values: Sequence[float], most: int = MAX_SPLITS) -> list[int]:
     return [int(e) for e in ends[:-1]]
 
 
-def _student(a: Sequence[float], b: Sequence[float]) -> float:
-    """Two-sided Student t-test p-value of two segments (1.0 when it is undefined)."""
-    from scipy.stats import ttest_ind_from_stats
+class _Moments:
+    """Prefix sums of a series (shifted by its mean, for accuracy): any segment's mean and
+    variance in O(1), so the merge step's many t-tests cost almost nothing."""
 
-    xa, xb = np.asarray(a, dtype=float), np.asarray(b, dtype=float)
-    sa, sb = float(xa.std(ddof=1)), float(xb.std(ddof=1))
-    if sa == 0 and sb == 0:
-        return 0.0 if xa.mean() != xb.mean() else 1.0
-    p = ttest_ind_from_stats(xa.mean(), sa, len(xa), xb.mean(), sb, len(xb), equal_var=True)
-    return 1.0 if math.isnan(p.pvalue) else float(p.pvalue)
+    def __init__(self, values: Sequence[float]) -> None:
+        shift = sum(values) / len(values) if values else 0.0
+        self.s1, self.s2 = [0.0], [0.0]
+        for x in values:
+            d = x - shift
+            self.s1.append(self.s1[-1] + d)
+            self.s2.append(self.s2[-1] + d * d)
+
+    def mean_var(self, lo: int, hi: int) -> tuple[float, float]:
+        """Mean (shifted) and sample variance of values[lo:hi] (hi - lo ≥ 2)."""
+        n = hi - lo
+        s1, s2 = self.s1[hi] - self.s1[lo], self.s2[hi] - self.s2[lo]
+        return s1 / n, max(s2 - s1 * s1 / n, 0.0) / (n - 1)
 
 
-def _merge(values: Sequence[float], cuts: list[int], weakness: Callable[..., float]) -> None:
-    """Drop the weakest inner cut while its weakness is ≥ 1 (recomputing its neighbours)."""
+def _student(m: _Moments, lo: int, mid: int, hi: int) -> float:
+    """Two-sided Student t-test p-value of values[lo:mid] against values[mid:hi] (1.0 when it
+    is undefined): the pooled-variance statistic, the p-value from Student's t distribution
+    (`scipy.special.stdtr`), the figure of `scipy.stats.ttest_ind(equal_var=True)`."""
+    from scipy.special import stdtr
+
+    na, nb = mid - lo, hi - mid
+    if na < 2 or nb < 2:
+        return 1.0
+    (ma, va), (mb, vb) = m.mean_var(lo, mid), m.mean_var(mid, hi)
+    if va <= 1e-300 and vb <= 1e-300:
+        return 0.0 if abs(ma - mb) > 1e-12 * (abs(ma) + abs(mb) + 1e-300) else 1.0
+    df = na + nb - 2
+    se = math.sqrt(((na - 1) * va + (nb - 1) * vb) / df * (1 / na + 1 / nb))
+    p = 2 * float(stdtr(df, -abs(ma - mb) / se))
+    return 1.0 if math.isnan(p) else min(p, 1.0)
+
+
+def _merge(cuts: list[int], weakness: Callable[[int, int, int], float]) -> None:
+    """Drop the weakest inner cut while its weakness is ≥ 1 (recomputing its neighbours);
+    `weakness(lo, mid, hi)` judges the split of values[lo:hi] at mid."""
 
     def score(j: int) -> float:
-        return weakness(values[cuts[j - 1] : cuts[j]], values[cuts[j] : cuts[j + 1]])
+        return weakness(cuts[j - 1], cuts[j], cuts[j + 1])
 
     scores = [score(j) for j in range(1, len(cuts) - 1)]
     while scores:
@@ -125,15 +151,17 @@ def change_points(values: Sequence[float], min_change: float = 0.0) -> list[int]
     if len(values) < 2 * MIN_SEGMENT + 1 or len(set(values)) == 1:
         return []
     cuts = [0, *_proposals(values), len(values)]
-    _merge(values, cuts, lambda a, b: _student(a, b) / ALPHA)
+    moments = _Moments(values)
+    _merge(cuts, lambda lo, mid, hi: _student(moments, lo, mid, hi) / ALPHA)
     if min_change > 0:
 
-        def small(a: Sequence[float], b: Sequence[float]) -> float:
-            before = median(a)
-            moved = abs(median(b) - before) / abs(before) if before else math.inf
+        def small(lo: int, mid: int, hi: int) -> float:
+            before = median(values[lo:mid])
+            after = median(values[mid:hi])
+            moved = abs(after - before) / abs(before) if before else math.inf
             return 2 - moved / min_change  # ≥ 1 while the move is below min_change
 
-        _merge(values, cuts, small)
+        _merge(cuts, small)
     for j in range(1, len(cuts) - 1):  # place each survivor again between its neighbours
         cuts[j] = cuts[j - 1] + _proposals(values[cuts[j - 1] : cuts[j + 1]], 1)[0]
     return cuts[1:-1]

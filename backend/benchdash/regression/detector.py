@@ -172,8 +172,13 @@ def _decide(
     fl: Floors,
     alert: OpenAlert | None,
     mode: Mode,
+    suspected: bool,
 ) -> AlertDecision:
-    if mode is Mode.CI:
+    # A step is confirmed where uploads were suspected: without a suspected run among the
+    # newest MAX_AGE (the new one included) there is nothing to confirm, and the change-point
+    # search (the detector's costly part) is skipped.
+    recent = window[max(start, len(window) - 1 - changepoint.MAX_AGE) : -1]
+    if mode is Mode.CI and (suspected or any(p.stage is Stage.SUSPECTED for p in recent)):
         values = [p.value for p in window[start:]]
         step = changepoint.newest_step(values, direction=direction, floor=fl.warn / 100)
         if step is not None:
@@ -219,7 +224,15 @@ def assess(
     start = breaks[-1] if breaks else 0
     fl = floors([p.value for p in pts], thresholds, breaks)
     verdict = _verdict(pts, start, new, direction, fl, pinned)
-    decision = _decide([*pts, new], len(pts) if new.restart else start, direction, fl, alert, mode)
+    decision = _decide(
+        [*pts, new],
+        len(pts) if new.restart else start,
+        direction,
+        fl,
+        alert,
+        mode,
+        verdict.suspected,
+    )
     return Assessment(verdict, decision)
 
 

@@ -19,22 +19,30 @@ SeriesKey = tuple[int, int]  # (benchmark_id, metric_id)
 
 _HISTORY = text(
     """
-    SELECT k.b AS benchmark_id, k.m AS metric_id, h.run_id, h.value, h.samples, h.commit,
-           h.stage, h.restart
+    SELECT k.b AS benchmark_id, k.m AS metric_id, h.points
     FROM unnest(CAST(:benchmarks AS int[]), CAST(:metrics AS int[])) AS k(b, m)
-    JOIN series s ON s.benchmark_id = k.b AND s.metric_id = k.m
-                 AND s.branch_id = :branch AND s.testbed_id = :testbed
+    JOIN LATERAL (
+        SELECT se.id, coalesce((SELECT array_agg(sr.run_id) FROM series_restart sr
+                                WHERE sr.series_id = se.id), '{}') AS restarts
+        FROM series se
+        WHERE se.benchmark_id = k.b AND se.metric_id = k.m
+          AND se.branch_id = :branch AND se.testbed_id = :testbed
+    ) AS s ON true
     CROSS JOIN LATERAL (
-        SELECT m.run_id, m.value, m.samples, r.commit, v.stage,
-               EXISTS (SELECT 1 FROM series_restart sr
-                       WHERE sr.series_id = s.id AND sr.run_id = m.run_id) AS restart
-        FROM measurement m JOIN run r ON r.id = m.run_id
-        LEFT JOIN verdict v ON v.measurement_id = m.id
-        WHERE m.series_id = s.id AND r.accepted
-          AND (m.started_at, m.run_id) < (:started_at, :run_id)
-        ORDER BY m.started_at DESC, m.run_id DESC
-        LIMIT :limit
+        SELECT json_agg(json_build_array(t.run_id, t.value, t.commit, t.stage, t.restart,
+                                         t.samples) ORDER BY t.started_at, t.run_id) AS points
+        FROM (
+            SELECT m.run_id, m.value, m.samples, r.commit, v.stage, m.started_at,
+                   m.run_id = ANY(s.restarts) AS restart
+            FROM measurement m JOIN run r ON r.id = m.run_id
+            LEFT JOIN verdict v ON v.measurement_id = m.id
+            WHERE m.series_id = s.id AND r.accepted
+              AND (m.started_at, m.run_id) < (:started_at, :run_id)
+            ORDER BY m.started_at DESC, m.run_id DESC
+            LIMIT :limit
+        ) AS t
     ) AS h
+    WHERE h.points IS NOT NULL
     """
 )
 
@@ -63,20 +71,22 @@ def recent_points(
             "limit": limit,
         },
     )
-    out: dict[SeriesKey, list[Point]] = {}
-    for b, m, run_id, value, samples, commit, stage, restart in rows:
-        point = Point(
-            run_id,
-            value,
-            commit,
-            tuple(samples or ()),
-            Stage(stage) if stage else None,
-            bool(restart),
-        )
-        out.setdefault((b, m), []).append(point)
-    for points in out.values():
-        points.reverse()
-    return out
+    # One row per series, its points as one JSON array (oldest first): a few rows to fetch
+    # instead of one per point.
+    return {
+        (b, m): [
+            Point(
+                run_id,
+                float(value),
+                commit,
+                tuple(samples or ()),
+                Stage(stage) if stage else None,
+                bool(restart),
+            )
+            for run_id, value, commit, stage, restart, samples in points
+        ]
+        for b, m, points in rows
+    }
 
 
 def pinned_points(
