@@ -136,7 +136,7 @@ def _merge(cuts: list[int], weakness: Callable[[int, int, int], float]) -> None:
 
     scores = [score(j) for j in range(1, len(cuts) - 1)]
     while scores:
-        weakest = int(np.argmax(scores))
+        weakest = max(range(len(scores)), key=scores.__getitem__)  # first of the largest
         if scores[weakest] < 1:
             return
         del cuts[weakest + 1], scores[weakest]

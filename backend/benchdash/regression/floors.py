@@ -22,8 +22,7 @@ a higher-is-better metric cannot get more than 100 % worse.)
 from __future__ import annotations
 
 from collections.abc import Collection, Sequence
-
-import numpy as np
+from statistics import median, quantiles
 
 from benchdash.regression.engine import Thresholds
 from benchdash.regression.model import Floors
@@ -31,32 +30,28 @@ from benchdash.regression.model import Floors
 VARIATION_RUNS = 30  # newest runs the variation is measured on
 MIN_HISTORY = 10  # fewer earlier runs: the noise cannot be measured, nothing is judged
 FLOOR_K = 2.0
-QUANTILE = 0.75
 RESOLUTION_STEPS = 2.5
 
+# Plain Python on purpose: the windows hold at most 30 values, and on arrays that small
+# numpy's per-call overhead cost more than the arithmetic (this runs for every series of
+# every upload).
 
-def relative_steps(values: Sequence[float], breaks: Collection[int] = ()) -> np.ndarray:
+
+def _pairs(values: Sequence[float], breaks: Collection[int]) -> list[tuple[float, float]]:
+    """Consecutive (previous, current) values, skipping the pairs that end at a break."""
+    return [(values[i - 1], values[i]) for i in range(1, len(values)) if i not in breaks]
+
+
+def relative_steps(values: Sequence[float], breaks: Collection[int] = ()) -> list[float]:
     """|x[i] − x[i−1]| / |x[i−1]| for consecutive values, skipping i in `breaks` and zeros."""
-    arr = np.asarray(values, dtype=float)
-    if len(arr) < 2:
-        return np.empty(0)
-    prev, cur = arr[:-1], arr[1:]
-    keep = prev != 0
-    if breaks:
-        keep &= ~np.isin(np.arange(1, len(arr)), list(breaks))
-    steps: np.ndarray = np.abs(cur[keep] - prev[keep]) / np.abs(prev[keep])
-    return steps
+    return [abs(cur - prev) / abs(prev) for prev, cur in _pairs(values, breaks) if prev != 0]
 
 
 def _resolution(values: Sequence[float], breaks: Collection[int]) -> float:
     """Smallest non-zero |x[i] − x[i−1]| in % of the median of `values` (0 if none)."""
-    arr = np.asarray(values, dtype=float)
-    diffs = np.abs(np.diff(arr))
-    if breaks:
-        diffs = diffs[~np.isin(np.arange(1, len(arr)), list(breaks))]
-    nonzero = diffs[diffs > 0]
-    level = abs(float(np.median(arr)))
-    return float(nonzero.min()) / level * 100 if len(nonzero) and level > 0 else 0.0
+    nonzero = [d for d in (abs(c - p) for p, c in _pairs(values, breaks)) if d > 0]
+    level = abs(median(values))
+    return min(nonzero) / level * 100 if nonzero and level > 0 else 0.0
 
 
 def floors(values: Sequence[float], thresholds: Thresholds, breaks: Collection[int] = ()) -> Floors:
@@ -70,7 +65,9 @@ def floors(values: Sequence[float], thresholds: Thresholds, breaks: Collection[i
     steps = relative_steps(recent, {b - start for b in breaks if b > start})
     if len(recent) < MIN_HISTORY or len(steps) == 0:
         return Floors(thresholds, None, len(recent), thresholds.warn, thresholds.fail)
-    variation = float(np.quantile(steps, QUANTILE)) * 100
+    # The upper quartile, interpolated linearly between order statistics (numpy's default).
+    upper = quantiles(steps, n=4, method="inclusive")[2] if len(steps) > 1 else steps[0]
+    variation = upper * 100
     resolution = _resolution(recent, {b - start for b in breaks if b > start})
     warn = max(thresholds.warn, FLOOR_K * variation, RESOLUTION_STEPS * resolution)
     fail = max(thresholds.fail, warn + thresholds.fail - thresholds.warn)
