@@ -56,13 +56,15 @@ _LAST_GOOD = text(
     ORDER BY m.started_at DESC, m.run_id DESC LIMIT 1
     """
 )
+# Driven from the re-runs (few rows, `rerun_of` indexed) rather than from every verdict.
 _PENDING = text(
     """
-    SELECT DISTINCT m.run_id FROM verdict v JOIN measurement m ON m.id = v.measurement_id
-    WHERE v.stage = 'suspected'
-      AND EXISTS (SELECT 1 FROM run r WHERE r.rerun_of = m.run_id)
-      AND NOT EXISTS (SELECT 1 FROM run r WHERE r.rerun_of = m.run_id
+    SELECT DISTINCT q.rerun_of FROM run q
+    WHERE q.rerun_of IS NOT NULL
+      AND NOT EXISTS (SELECT 1 FROM run r WHERE r.rerun_of = q.rerun_of
                       AND r.status NOT IN ('completed','failed','cancelled','timed_out'))
+      AND EXISTS (SELECT 1 FROM measurement m JOIN verdict v ON v.measurement_id = m.id
+                  WHERE m.run_id = q.rerun_of AND v.stage = 'suspected')
     """
 )
 

@@ -15,6 +15,7 @@ from sqlalchemy import (
     Integer,
     String,
     Text,
+    text,
 )
 from sqlalchemy.dialects.postgresql import JSONB
 from sqlalchemy.orm import Mapped, mapped_column
@@ -31,6 +32,7 @@ class Run(Base):
     __table_args__ = (
         Index("ix_run_series_order", "system_id", "branch_id", "testbed_id", "started_at"),
         Index("uq_run_system_external_id", "system_id", "external_id", unique=True),
+        Index("ix_run_rerun_of", "rerun_of", postgresql_where=text("rerun_of IS NOT NULL")),
         CheckConstraint(f"status IN ({sql_in(RunStatus)})", name="status_known"),
     )
 
