@@ -131,8 +131,11 @@ def cmd_scratch_db(args: argparse.Namespace) -> int:
     admin = create_engine(server, isolation_level="AUTOCOMMIT")
     with admin.connect() as conn:
         conn.execute(text(f'DROP DATABASE IF EXISTS "{args.name}" WITH (FORCE)'))
-        conn.execute(text(f'CREATE DATABASE "{args.name}"'))
+        if not args.drop:
+            conn.execute(text(f'CREATE DATABASE "{args.name}"'))
     admin.dispose()
+    if args.drop:
+        return 0
     base, _, query = server.partition("?")
     print(base.rsplit("/", 1)[0] + f"/{args.name}" + (f"?{query}" if query else ""))
     return 0
@@ -224,6 +227,7 @@ def parser() -> argparse.ArgumentParser:
     )
     sc = sub.add_parser("scratch-db", help="(re)create an empty database on the same server")
     sc.add_argument("name", help="database name, e.g. benchdash_e2e")
+    sc.add_argument("--drop", action="store_true", help="only drop it (a harness cleaning up)")
     sc.set_defaults(func=cmd_scratch_db)
     t = sub.add_parser("token", help="API tokens").add_subparsers(dest="action", required=True)
     tc = t.add_parser("create", help="create a token and print it once")

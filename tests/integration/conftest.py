@@ -90,6 +90,7 @@ def api(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Api]:
     finally:
         proc.terminate()
         proc.wait(timeout=20)
+        subprocess.run([SERVER, "scratch-db", "--drop", name], capture_output=True, check=False)
 
 
 def ready(api: Api) -> bool:
