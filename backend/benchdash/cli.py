@@ -7,65 +7,9 @@ import json
 import sys
 from collections.abc import Sequence
 
-from alembic.config import Config
-
 from benchdash.auth.scopes import SCOPES
-from benchdash.config import REPO_ROOT, get_settings
-
-
-def _alembic_config() -> Config:
-
-    cfg = Config(str(REPO_ROOT / "alembic.ini"))
-    cfg.set_main_option("script_location", str(REPO_ROOT / "migrations"))
-    return cfg
-
-
-def migrate() -> None:
-    """Bring the schema to the newest migration."""
-    from alembic import command
-
-    command.upgrade(_alembic_config(), "head")
-
-
-def _bootstrap() -> None:
-    """The admin user and the agents' token from the environment (first start)."""
-    settings = get_settings()
-    from benchdash.auth import service as auth_service
-    from benchdash.db import transaction
-
-    with transaction() as session:
-        if settings.admin_password:
-            auth_service.ensure_user(
-                session=session,
-                username=settings.admin_username,
-                password=settings.admin_password,
-                is_admin=True,
-            )
-        if settings.agent_token:
-            auth_service.ensure_token(
-                session=session,
-                plain=settings.agent_token,
-                name="runner agents (BENCHDASH_AGENT_TOKEN)",
-                scopes=["agent", "upload", "trigger"],
-            )
-
-
-def require_schema() -> None:
-    """Stop with a clear message when the database is not migrated to head."""
-    from sqlalchemy import text
-    from sqlalchemy.exc import SQLAlchemyError
-
-    from benchdash.db import get_engine
-    from benchdash.health import alembic_head
-    from benchdash.kit.errors import AppError
-
-    try:
-        with get_engine().connect() as conn:
-            current = conn.execute(text("SELECT version_num FROM alembic_version")).scalar()
-    except SQLAlchemyError:
-        current = None
-    if current != alembic_head():
-        raise AppError("the database schema is not up to date: run `benchdash-server migrate`")
+from benchdash.config import get_settings
+from benchdash.startup import bootstrap, migrate, require_schema
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
@@ -74,7 +18,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     settings = get_settings()
     if not args.no_migrate:
         migrate()
-    _bootstrap()
+    bootstrap()
     host, port = args.host or settings.host, args.port or settings.port
     print(f"benchdash API and UI on http://{host}:{port}/  (API docs: /api/docs)", flush=True)
     workers = args.workers or settings.workers
@@ -91,7 +35,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
 def cmd_migrate(_: argparse.Namespace) -> int:
     migrate()
-    _bootstrap()
+    bootstrap()
     print("schema at head")
     return 0
 

@@ -15,9 +15,9 @@ from sqlalchemy.orm import Session
 
 from benchdash.app import create_app
 from benchdash.auth import usage
-from benchdash.cli import _alembic_config
 from benchdash.db import database_url, session_maker, session_scope
 from benchdash.kit.embedded import normalize_url
+from benchdash.startup import alembic_config
 
 TEST_DB = f"benchdash_test_{os.getpid()}"
 os.environ["BENCHDASH_REAPER_INTERVAL_S"] = "0"  # tests call the reaper themselves
@@ -43,7 +43,7 @@ def engine() -> Iterator[Engine]:
         conn.execute(text(f'DROP DATABASE IF EXISTS "{TEST_DB}"'))
         conn.execute(text(f'CREATE DATABASE "{TEST_DB}"'))
     eng = create_engine(_with_db(server, TEST_DB))
-    cfg = _alembic_config()
+    cfg = alembic_config()
     with eng.begin() as conn:
         cfg.attributes["connection"] = conn
         command.upgrade(cfg, "head")

@@ -4,7 +4,7 @@ from alembic import command
 from sqlalchemy import create_engine, inspect, text
 from sqlalchemy.engine import Engine
 
-from benchdash.cli import _alembic_config
+from benchdash.startup import alembic_config
 
 
 def test_downgrade_to_base_and_back(engine: Engine) -> None:
@@ -14,7 +14,7 @@ def test_downgrade_to_base_and_back(engine: Engine) -> None:
         c.execute(text(f'DROP DATABASE IF EXISTS "{url.database}"'))
         c.execute(text(f'CREATE DATABASE "{url.database}"'))
     scratch = create_engine(url)
-    cfg = _alembic_config()
+    cfg = alembic_config()
     try:
         for target, expect_tables in (("head", True), ("base", False), ("head", True)):
             with scratch.begin() as conn:

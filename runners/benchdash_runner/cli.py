@@ -216,19 +216,11 @@ def _report(
         summary.print_table(console, verdicts)
     console.print(summary.counts_line(verdicts))
     text = summary.markdown(response=response, base_url=base_url, fail_on=ns.fail_on, system=system)
-    # GitHub's summary file is shared by all steps of the job: append to it.
-    targets: dict[Path, str] = {}
-    if os.environ.get("GITHUB_STEP_SUMMARY"):
-        targets[Path(os.environ["GITHUB_STEP_SUMMARY"])] = "a"
-    if ns.summary:
-        targets.setdefault(ns.summary, "w")
-    for target, mode in targets.items():
-        try:
-            with target.open(mode, encoding="utf-8") as f:
-                f.write(text)
-        except OSError as e:
-            _error(f"cannot write summary {target}: {e.strerror}")
-            return EXIT_ERROR
+    try:
+        summary.write(text, ns.summary)
+    except OSError as e:
+        _error(f"cannot write summary {e.filename}: {e.strerror}")
+        return EXIT_ERROR
     failing = summary.gate(verdicts, ns.fail_on)
     if failing:
         console.print(f"[bold red]{len(failing)} verdict(s) at or above --fail-on {ns.fail_on}[/]")

@@ -6,6 +6,7 @@ field before anything is sent.
 
 from __future__ import annotations
 
+import datetime as dt
 import json
 import logging
 import math
@@ -51,6 +52,11 @@ class DocumentError(ValueError):
     def __init__(self, field: str, message: str) -> None:
         super().__init__(f"{field}: {message}")
         self.field = field
+
+
+def now_iso() -> str:
+    """The current UTC time in RFC 3339 with a Z suffix, to the second."""
+    return dt.datetime.now(dt.UTC).replace(microsecond=0).isoformat().replace("+00:00", "Z")
 
 
 def metric(

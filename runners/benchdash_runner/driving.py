@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import argparse
 import atexit
-import datetime as dt
 import json
 import os
 import signal
@@ -30,11 +29,7 @@ from benchdash_runner.children import Children
 from benchdash_runner.children import log as log  # drivers call driving.log
 
 BUILD_FAILED = 3
-
-
-def now_iso() -> str:
-    """The current UTC time in RFC 3339 with a Z suffix, to the second."""
-    return dt.datetime.now(dt.UTC).replace(microsecond=0).isoformat().replace("+00:00", "Z")
+now_iso = document.now_iso  # drivers call driving.now_iso
 
 
 @dataclass
@@ -230,14 +225,14 @@ def start(
     if extra is not None:
         extra(parser)
     args = parser.parse_args(argv)
-    scenarios = select(list(manifest["profiles"][args.profile]["scenarios"]), args.benchmarks)
+    wanted = select(list(manifest["profiles"][args.profile]["scenarios"]), args.benchmarks)
     out = args.out.resolve()
     out.mkdir(parents=True, exist_ok=True)
     driver = Driver(
         manifest=manifest,
         profile_name=args.profile,
         out=out,
-        scenarios=scenarios,
+        scenarios=wanted,
         root=manifest_path.resolve().parents[2],
     )
     atexit.register(driver.stop_all)

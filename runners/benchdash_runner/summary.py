@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import json
+import os
 from collections import Counter
+from pathlib import Path
 from typing import Any
 
 from rich.console import Console
@@ -151,3 +153,16 @@ def _md_url(url: str) -> str:
 
 def _md_escape(text: str) -> str:
     return text.replace("|", "\\|").replace("\n", " ")
+
+
+def write(text: str, path: Path | None) -> None:
+    """Write the summary to `path` and append it to GitHub's job summary when set (that file
+    is shared by every step of the job); an OSError names the file."""
+    targets: dict[Path, str] = {}
+    if os.environ.get("GITHUB_STEP_SUMMARY"):
+        targets[Path(os.environ["GITHUB_STEP_SUMMARY"])] = "a"
+    if path:
+        targets.setdefault(path, "w")
+    for target, mode in targets.items():
+        with target.open(mode, encoding="utf-8") as f:
+            f.write(text)

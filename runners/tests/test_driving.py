@@ -105,13 +105,17 @@ def finish(proc: subprocess.Popen[str]) -> tuple[int, str]:
     return proc.returncode, out
 
 
+def _stat(pid: int) -> list[str]:
+    """The fields of /proc/PID/stat after the command name: state, ppid, …"""
+    return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+
+
 def alive(pid: int) -> bool:
     """Whether `pid` is a process that still runs (a zombie waiting for its reaper is dead)."""
     try:
-        stat = Path(f"/proc/{pid}/stat").read_text()
+        return _stat(pid)[0] != "Z"
     except FileNotFoundError:
         return False
-    return stat.rsplit(")", 1)[1].split()[0] != "Z"
 
 
 def wait_for_pids(root: Path, count: int, proc: subprocess.Popen[str]) -> list[int]:
@@ -235,7 +239,7 @@ def test_an_exception_stops_every_child(demo: Path) -> None:
 def test_kill_9_of_the_driver_kills_its_children(demo: Path) -> None:
     proc = start(demo, "sigkill")
     pids = wait_for_pids(demo, 3, proc)
-    children = [p for p in pids if _ppid(p) == proc.pid]
+    children = [p for p in pids if int(_stat(p)[1]) == proc.pid]
     assert len(children) == 2  # the server and the foreground tool
     proc.kill()
     finish(proc)
@@ -246,7 +250,3 @@ def test_kill_9_of_the_driver_kills_its_children(demo: Path) -> None:
     for pid in orphans:
         os.kill(pid, signal.SIGKILL)
     assert gone(orphans) == []
-
-
-def _ppid(pid: int) -> int:
-    return int(Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[1])

@@ -19,7 +19,7 @@ from sqlalchemy.orm import Session
 
 from benchdash.alerts import service as alert_service
 from benchdash.kit.errors import AppError
-from benchdash.regression import detector
+from benchdash.regression import confirm
 from benchdash.regression.engine import Baseline, Level, Thresholds
 from benchdash.regression.model import Action, Floors, Point, Stage, UploadVerdict
 from benchdash.results.judge import Judged
@@ -137,7 +137,7 @@ def settle(*, session: Session, run_id: int) -> int:
             _LAST_GOOD, {"series": row.series_id, "at": row.started_at, "run": run_id}
         ).first()
         alert = alert_service.open_alerts(session=session, series_ids=[row.series_id])
-        decision = detector.confirm_reruns(
+        decision = confirm.confirm_reruns(
             suspect=Point(run_id, row.value, row.commit),
             verdict=_stored_verdict(row),
             reruns=reruns,

@@ -19,7 +19,7 @@ says why.
 finds a step of at least the effective warn floor that has held — by a significant change
 point or by the first bad run and the next 3 all staying worse — naming the step's first bad
 run and the last good one. Runner-executed series (`Mode.RUNNER`) never open here: the
-caller queues re-runs of a suspected point and calls `confirm_reruns`. In both modes an
+caller queues re-runs of a suspected point and calls `confirm.confirm_reruns`. In both modes an
 open alert resolves once the median of the last 3 runs is back within its warn floor of the
 level before the step. One alert per step: store `Stage.CONFIRMED` on the first bad run;
 the baseline then restarts there. Example::
@@ -234,39 +234,3 @@ def assess(
         verdict.suspected,
     )
     return Assessment(verdict, decision)
-
-
-def confirm_reruns(
-    *,
-    suspect: Point,
-    verdict: UploadVerdict,
-    reruns: Sequence[Point],
-    direction: str,
-    last_good: Point | None = None,
-    alert: OpenAlert | None = None,
-) -> AlertDecision:
-    """Runner-executed stage two: OPEN when every re-run of the suspect's ref is still worse
-    than the suspect's baseline by its effective warn floor; otherwise the suspicion is
-    dismissed (NONE, or KEEP while another alert is open)."""
-    if verdict.baseline is None or not verdict.suspected:
-        raise ValueError("only a suspected verdict can be confirmed")
-    if not reruns:
-        raise ValueError("no re-runs to judge")
-    base, fl = verdict.baseline.value, verdict.floors
-    changes = [change_worse(r.value, base, direction) * 100 for r in reruns]
-    if not all(c >= fl.warn for c in changes):
-        return AlertDecision(Action.NONE if alert is None else Action.KEEP)
-    failing = verdict.level is Level.FAIL and all(c > fl.fail for c in changes)
-    return AlertDecision(
-        action=Action.OPEN,
-        level=Level.FAIL if failing else Level.WARN,
-        first_bad_run_id=suspect.run_id,
-        first_bad_commit=suspect.commit,
-        last_good_run_id=last_good.run_id if last_good else None,
-        last_good_commit=last_good.commit if last_good else None,
-        baseline_value=base,
-        change_pct=median([c for c in [verdict.change_pct, *changes] if c is not None]),
-        warn_floor=fl.warn,
-        confirmed_by="re-runs",
-        supersedes=alert is not None,
-    )

@@ -16,7 +16,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import replace
 from typing import Any, TextIO
 
-from benchdash.regression.detector import HISTORY_NEEDED, assess, confirm_reruns
+from benchdash.regression.confirm import confirm_reruns
+from benchdash.regression.detector import HISTORY_NEEDED, assess
 from benchdash.regression.engine import HIGHER, LOWER, Thresholds
 from benchdash.regression.model import Action, Mode, OpenAlert, Point, Stage
 

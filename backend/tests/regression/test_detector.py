@@ -6,7 +6,7 @@ from dataclasses import replace
 
 import pytest
 
-from benchdash.regression import detector
+from benchdash.regression import confirm, detector
 from benchdash.regression.engine import HIGHER, LOWER, Level, Thresholds
 from benchdash.regression.model import Action, Mode, OpenAlert, Point, Stage
 from benchdash.regression.replay import replay, replay_runner
@@ -171,18 +171,18 @@ def test_confirm_reruns() -> None:
     values = noisy(40, seed=11)
     suspect = Point(40, 112.0, "c40")
     v = detector.assess(points(values), suspect, direction=LOWER, thresholds=T).verdict
-    keep = detector.confirm_reruns(
+    keep = confirm.confirm_reruns(
         suspect=suspect, verdict=v, reruns=[Point(41, 111.5), Point(42, 112.4)], direction=LOWER
     )
     assert keep.action is Action.OPEN and keep.confirmed_by == "re-runs"
     assert keep.first_bad_commit == "c40" and keep.level is Level.FAIL
-    gone = detector.confirm_reruns(
+    gone = confirm.confirm_reruns(
         suspect=suspect, verdict=v, reruns=[Point(41, 112.0), Point(42, 100.3)], direction=LOWER
     )
     assert gone.action is Action.NONE
     ok = detector.assess(points(values), Point(40, 100.0), direction=LOWER, thresholds=T).verdict
     with pytest.raises(ValueError, match="suspected"):
-        detector.confirm_reruns(suspect=suspect, verdict=ok, reruns=[suspect], direction=LOWER)
+        confirm.confirm_reruns(suspect=suspect, verdict=ok, reruns=[suspect], direction=LOWER)
 
 
 def test_bad_input_is_refused() -> None:
