@@ -60,4 +60,9 @@ def _check_optional(value: str | None) -> str | None:
     return None if value is None else check_text(value)
 
 
-TextQuery = Annotated[str | None, Query(max_length=300), AfterValidator(_check_optional)]
+# The URL guard refuses NUL anywhere in a URL (422) before routing; the pattern says so in the
+# OpenAPI document for every text query parameter.
+NO_NUL = r"^[^\x00]*$"
+TextQuery = Annotated[
+    str | None, Query(max_length=300, pattern=NO_NUL), AfterValidator(_check_optional)
+]

@@ -9,7 +9,7 @@ from fastapi import APIRouter, Header, Query, Response
 
 from benchdash.deps import ReadAccess, SessionDep
 from benchdash.kit.responses import ERRORS
-from benchdash.kit.validation import INT4_MAX, TextQuery
+from benchdash.kit.validation import INT4_MAX, NO_NUL, TextQuery
 from benchdash.series import service as series_service
 from benchdash.series.schemas import SeriesRead
 
@@ -23,19 +23,25 @@ router = APIRouter(prefix="/api/v1", tags=["series"], dependencies=[ReadAccess],
 )
 def read_series(
     session: SessionDep,
-    system: Annotated[str, Query(max_length=64)],
-    benchmark: Annotated[str, Query(max_length=300)],
-    metric: Annotated[str, Query(max_length=120)],
-    branch: Annotated[str, Query(max_length=200)] = "main",
+    system: Annotated[str, Query(max_length=64, pattern=NO_NUL)],
+    benchmark: Annotated[str, Query(max_length=300, pattern=NO_NUL)],
+    metric: Annotated[str, Query(max_length=120, pattern=NO_NUL)],
+    branch: Annotated[str, Query(max_length=200, pattern=NO_NUL)] = "main",
     testbed: TextQuery = None,
     params: Annotated[
         str | None,
-        Query(max_length=4000, description="Canonical JSON of the parameters, when several exist"),
+        Query(
+            max_length=4000,
+            pattern=NO_NUL,
+            description="Canonical JSON of the parameters, when several exist",
+        ),
     ] = None,
     benchmark_id: Annotated[int | None, Query(ge=1, le=INT4_MAX)] = None,
     since: Annotated[datetime | None, Query(alias="from")] = None,
     until: Annotated[datetime | None, Query(alias="to")] = None,
-    profile: Annotated[str | None, Query(max_length=40, description="Only this profile")] = None,
+    profile: Annotated[
+        str | None, Query(max_length=40, pattern=NO_NUL, description="Only this profile")
+    ] = None,
     max_points: Annotated[int, Query(ge=10, le=20_000)] = 1000,
     if_none_match: Annotated[str | None, Header(max_length=200)] = None,
 ) -> Response:
