@@ -17,7 +17,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
     settings = get_settings()
     if not args.no_migrate:
-        migrate()
+        migrate(wait_s=args.wait)
     bootstrap()
     host, port = args.host or settings.host, args.port or settings.port
     print(f"benchdash API and UI on http://{host}:{port}/  (API docs: /api/docs)", flush=True)
@@ -33,8 +33,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
     return 0
 
 
-def cmd_migrate(_: argparse.Namespace) -> int:
-    migrate()
+def cmd_migrate(args: argparse.Namespace) -> int:
+    migrate(wait_s=args.wait)
     bootstrap()
     print("schema at head")
     return 0
@@ -164,7 +164,16 @@ def parser() -> argparse.ArgumentParser:
     )
     s.add_argument("--no-migrate", action="store_true")
     s.set_defaults(func=cmd_serve)
-    sub.add_parser("migrate", help="alembic upgrade head").set_defaults(func=cmd_migrate)
+    m = sub.add_parser("migrate", help="alembic upgrade head")
+    m.set_defaults(func=cmd_migrate)
+    for waiting in (s, m):
+        waiting.add_argument(
+            "--wait",
+            type=float,
+            default=30.0,
+            metavar="S",
+            help="wait up to S seconds for the database to answer first (default 30; 0: not)",
+        )
     sub.add_parser("db-url", help="print the database URL").set_defaults(func=cmd_db_url)
     sub.add_parser("db-stop", help="stop the embedded PostgreSQL under .data/").set_defaults(
         func=cmd_db_stop

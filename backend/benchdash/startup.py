@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import time
+
 from alembic.config import Config
 
 from benchdash.config import REPO_ROOT, get_settings
@@ -14,10 +16,43 @@ def alembic_config() -> Config:
     return cfg
 
 
-def migrate() -> None:
-    """Bring the schema to the newest migration."""
+def wait_for_database(timeout_s: float) -> None:
+    """Return once the database accepts a connection; give up after `timeout_s` seconds.
+
+    A database restarting beside us (Compose restarts every service at once, and a one-shot
+    migration may start before PostgreSQL answers) is waited for, not failed on.
+    """
+    from sqlalchemy import text
+    from sqlalchemy.exc import OperationalError
+
+    from benchdash.db import get_engine
+
+    deadline = time.monotonic() + timeout_s
+    told = False
+    while True:
+        try:
+            with get_engine().connect() as conn:
+                conn.execute(text("SELECT 1"))
+            return
+        except OperationalError as e:
+            if time.monotonic() >= deadline:
+                raise SystemExit(
+                    f"benchdash-server: the database did not answer within {timeout_s:.0f} s: "
+                    f"{str(e.orig or e).strip().splitlines()[0]}"
+                ) from None
+            if not told:
+                print("waiting for the database to accept connections …", flush=True)
+                told = True
+            time.sleep(1)
+
+
+def migrate(wait_s: float = 0) -> None:
+    """Bring the schema to the newest migration (after waiting up to `wait_s` s for the
+    database)."""
     from alembic import command
 
+    if wait_s > 0:
+        wait_for_database(wait_s)
     command.upgrade(alembic_config(), "head")
 
 
