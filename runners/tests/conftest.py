@@ -111,3 +111,11 @@ def clean_env(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> pytest.MonkeyP
     monkeypatch.setenv("GIT_CEILING_DIRECTORIES", str(tmp_path.parent))
     monkeypatch.chdir(tmp_path)
     return monkeypatch
+
+
+@pytest.fixture
+def env(clean_env: pytest.MonkeyPatch, fake_api: FakeApi) -> pytest.MonkeyPatch:
+    """A clean environment pointing `benchdash upload` at the fake API with a token."""
+    clean_env.setenv("BENCHDASH_URL", fake_api.url + "/")
+    clean_env.setenv("BENCHDASH_TOKEN", "bd_test_token")
+    return clean_env

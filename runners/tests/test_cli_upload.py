@@ -22,13 +22,6 @@ ARGS = [
 ]
 
 
-@pytest.fixture
-def env(clean_env: pytest.MonkeyPatch, fake_api: FakeApi) -> pytest.MonkeyPatch:
-    clean_env.setenv("BENCHDASH_URL", fake_api.url + "/")
-    clean_env.setenv("BENCHDASH_TOKEN", "bd_test_token")
-    return clean_env
-
-
 def test_ok_upload_posts_document_and_exits_0(
     env: pytest.MonkeyPatch, fake_api: FakeApi, testdata: Path, tmp_path: Path, capsys
 ) -> None:

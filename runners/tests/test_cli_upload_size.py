@@ -6,11 +6,9 @@ from pathlib import Path
 
 import pytest
 from runner_fakes import FakeApi
-from test_cli_upload import ARGS, env
+from test_cli_upload import ARGS
 
 from benchdash_runner import cli
-
-__all__ = ["env"]  # the fixture, shared with test_cli_upload
 
 
 def test_large_upload_streams(env: pytest.MonkeyPatch, fake_api: FakeApi, tmp_path: Path) -> None:
