@@ -1,4 +1,5 @@
-"""Fixtures: the captured tool output and a stand-in for the benchdash API on loopback."""
+"""Fixtures: the captured tool output, a stand-in for the benchdash API on loopback, a demo
+system for the driver library."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from driving_demo import kill_leftovers, make_demo
 from runner_fakes import FakeApi
 
 TESTDATA = Path(__file__).resolve().parent.parent / "testdata"
@@ -119,3 +121,11 @@ def env(clean_env: pytest.MonkeyPatch, fake_api: FakeApi) -> pytest.MonkeyPatch:
     clean_env.setenv("BENCHDASH_URL", fake_api.url + "/")
     clean_env.setenv("BENCHDASH_TOKEN", "bd_test_token")
     return clean_env
+
+
+@pytest.fixture
+def demo(tmp_path: Path) -> Iterator[Path]:
+    """A repository root holding the demo system; whatever its driver leaves running fails."""
+    yield make_demo(tmp_path)
+    left = kill_leftovers(tmp_path)
+    assert not left, f"processes left running: {left}"
