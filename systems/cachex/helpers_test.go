@@ -4,6 +4,7 @@ import (
 	"context"
 	"sync"
 	"sync/atomic"
+	"testing"
 	"time"
 
 	"benchdash.dev/cachex"
@@ -145,4 +146,52 @@ func newFixture(up *fakeUpstream, opts ...cachex.Option) *fixture {
 	}
 	f.client = cachex.NewClient[string](f.backend, up, append(base, opts...)...)
 	return f
+}
+
+func mustGet(t *testing.T, c *cachex.Client[string], key, want string) {
+	t.Helper()
+	got, err := c.Get(context.Background(), key)
+	if err != nil {
+		t.Fatalf("Get(%q): %v", key, err)
+	}
+	if got != want {
+		t.Fatalf("Get(%q) = %q, want %q", key, got, want)
+	}
+}
+
+func mustNotFound(t *testing.T, c *cachex.Client[string], key string, cached bool, state cachex.State) {
+	t.Helper()
+	_, err := c.Get(context.Background(), key)
+	nf, ok := cachex.AsNotFound(err)
+	if !ok {
+		t.Fatalf("Get(%q): got %v, want a not-found error", key, err)
+	}
+	if nf.Key != key || nf.Cached != cached || (cached && nf.State != state) {
+		t.Fatalf("Get(%q): got %+v, want cached=%v state=%v", key, *nf, cached, state)
+	}
+}
+
+func wantCalls(t *testing.T, up *fakeUpstream, want int64) {
+	t.Helper()
+	if got := up.calls.Load(); got != want {
+		t.Fatalf("upstream calls = %d, want %d", got, want)
+	}
+}
+
+// startGated makes the upstream hold every call until release is called.
+func startGated(up *fakeUpstream) (release func()) {
+	up.gate = make(chan struct{})
+	var once sync.Once
+	return func() { once.Do(func() { close(up.gate) }) }
+}
+
+func waitFor(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("timed out waiting for %s", what)
+		}
+		time.Sleep(time.Millisecond)
+	}
 }
