@@ -109,12 +109,14 @@ struct uvhttp_server {
     uvhttp_server_stats stats;
 };
 
-/* conn.c */
+/* conn.c (what only the conn*.c files share is in conn_internal.h) */
 void conn_accept(struct uvhttp_server *s);
 void conn_close(uvhttp_conn *c);
 /* Release a connection's memory (after its handle closed). */
 void conn_free(uvhttp_conn *c);
 void conn_sweep(uvhttp_conn *c, uint64_t now);
+
+/* conn_dispatch.c */
 /* The response of the current request was queued: consume the request, go on. */
 void conn_response_done(uvhttp_conn *c, int close_after);
 /* Answer the current (or a broken) request with an error status and close. */

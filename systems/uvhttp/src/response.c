@@ -1,74 +1,13 @@
-/* Request accessors, responses and prebuilt responses. */
+/* Responses: the status, fields and body a handler sets, serialised into the connection's
+ * response buffer on send (status line, fields, Content-Length, Date, Connection), and the
+ * sending of prebuilt responses. Request accessors: request.c; building prebuilt responses:
+ * prebuilt.c. */
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "response_internal.h"
 
 #define COPY_MAX 4096u /* bodies up to this size are copied next to the head (one segment) */
-
-/* -- request ---------------------------------------------------------------------------- */
-
-static const uvhttp_parser *P(const uvhttp_request *req) { return &req->conn->parser; }
-
-static int lower(int c) { return c >= 'A' && c <= 'Z' ? c + 32 : c; }
-
-static int ieq(const char *a, const char *b, size_t n) {
-    for (size_t i = 0; i < n; i++)
-        if (lower((unsigned char)a[i]) != lower((unsigned char)b[i])) return 0;
-    return 1;
-}
-
-uvhttp_method uvhttp_request_method(const uvhttp_request *req) { return P(req)->method; }
-
-int uvhttp_request_version_minor(const uvhttp_request *req) { return P(req)->version_minor; }
-
-const char *uvhttp_request_path(const uvhttp_request *req, size_t *len) {
-    const uvhttp_parser *p = P(req);
-    if (p->path.len == 0) {
-        *len = 1;
-        return "/";
-    }
-    *len = p->path.len;
-    return req->base + p->path.off;
-}
-
-const char *uvhttp_request_query(const uvhttp_request *req, size_t *len) {
-    *len = P(req)->query.len;
-    return req->base + P(req)->query.off;
-}
-
-const char *uvhttp_request_header(const uvhttp_request *req, const char *name, size_t *len) {
-    const uvhttp_parser *p = P(req);
-    size_t n = strlen(name);
-    for (uint32_t i = 0; i < p->nheaders; i++) {
-        const uvhttp_header *h = &p->headers[i];
-        if (h->name.len == n && ieq(req->base + h->name.off, name, n)) {
-            if (len) *len = h->value.len;
-            return req->base + h->value.off;
-        }
-    }
-    return NULL;
-}
-
-size_t uvhttp_request_header_count(const uvhttp_request *req) { return P(req)->nheaders; }
-
-int uvhttp_request_header_at(const uvhttp_request *req, size_t i, const char **name,
-                             size_t *name_len, const char **value, size_t *value_len) {
-    const uvhttp_parser *p = P(req);
-    if (i >= p->nheaders) return UV_EINVAL;
-    *name = req->base + p->headers[i].name.off;
-    *name_len = p->headers[i].name.len;
-    *value = req->base + p->headers[i].value.off;
-    *value_len = p->headers[i].value.len;
-    return 0;
-}
-
-const char *uvhttp_request_body(const uvhttp_request *req, size_t *len) {
-    *len = P(req)->body_len;
-    return req->base + P(req)->body_off;
-}
-
-int uvhttp_request_keep_alive(const uvhttp_request *req) { return !response_closes(req->conn); }
 
 /* -- field validation ------------------------------------------------------------------- */
 
@@ -77,7 +16,7 @@ static int tchar(int c) {
            (c != 0 && strchr("!#$%&'*+-.^_`|~", c) != NULL);
 }
 
-static int valid_field(const char *name, const char *value) {
+int response_valid_field(const char *name, const char *value) {
     static const char *const reserved[] = {"content-length", "transfer-encoding", "connection",
                                            "date"};
     if (name == NULL || value == NULL || name[0] == '\0') return 0;
@@ -91,33 +30,6 @@ static int valid_field(const char *name, const char *value) {
 }
 
 /* -- serialisation helpers -------------------------------------------------------------- */
-
-static char *put(char *w, const void *s, size_t n) {
-    memcpy(w, s, n);
-    return w + n;
-}
-
-static char *put_u(char *w, uint64_t v) {
-    char tmp[20];
-    int i = 0;
-    do {
-        tmp[i++] = (char)('0' + v % 10);
-        v /= 10;
-    } while (v);
-    while (i) *w++ = tmp[--i];
-    return w;
-}
-
-static char *status_line(char *w, int status) {
-    const char *reason = uvhttp_status_reason(status);
-    w = put(w, "HTTP/1.1 ", 9);
-    *w++ = (char)('0' + status / 100);
-    *w++ = (char)('0' + status / 10 % 10);
-    *w++ = (char)('0' + status % 10);
-    *w++ = ' ';
-    w = put(w, reason, strlen(reason));
-    return put(w, "\r\n", 2);
-}
 
 /* Date, Connection (when needed) and the blank line. */
 static char *tail(char *w, const uvhttp_conn *c, int close) {
@@ -171,7 +83,7 @@ int uvhttp_response_set_status(uvhttp_response *res, int status) {
 
 int uvhttp_response_set_header(uvhttp_response *res, const char *name, const char *value) {
     if (res->sent) return UV_EALREADY;
-    if (!valid_field(name, value)) return UV_EINVAL;
+    if (!response_valid_field(name, value)) return UV_EINVAL;
     size_t nl = strlen(name), vl = strlen(value), need = res->fields_len + nl + vl + 4;
     if (need > UINT32_MAX / 2) return UV_ENOMEM;
     if (need > res->fields_cap) {
@@ -278,53 +190,3 @@ int uvhttp_response_send_prebuilt(uvhttp_response *res, const uvhttp_prebuilt *p
     return 0;
 }
 
-/* -- prebuilt --------------------------------------------------------------------------- */
-
-uvhttp_prebuilt *uvhttp_prebuilt_new(int status, const char *const *fields, const void *body,
-                                     size_t len, int flags) {
-    int bodiless = status == 204 || status == 304;
-    if (status < 200 || status > 599 || len > UINT32_MAX / 4 || (len && body == NULL) ||
-        (bodiless && len))
-        return NULL;
-    size_t size = 64 + strlen(uvhttp_status_reason(status));
-    for (size_t i = 0; fields && fields[i]; i += 2) {
-        if (!valid_field(fields[i], fields[i + 1])) return NULL;
-        size += strlen(fields[i]) + strlen(fields[i + 1]) + 4;
-    }
-    uvhttp_prebuilt *pre = calloc(1, sizeof *pre);
-    char *head = malloc(size);
-    char *copy = (flags & UVHTTP_PREBUILT_STATIC_BODY) || len == 0 ? NULL : malloc(len);
-    if (pre == NULL || head == NULL || (len && !(flags & UVHTTP_PREBUILT_STATIC_BODY) && !copy)) {
-        free(pre);
-        free(head);
-        free(copy);
-        return NULL;
-    }
-    char *w = status_line(head, status);
-    for (size_t i = 0; fields && fields[i]; i += 2) {
-        w = put(w, fields[i], strlen(fields[i]));
-        w = put(w, ": ", 2);
-        w = put(w, fields[i + 1], strlen(fields[i + 1]));
-        w = put(w, "\r\n", 2);
-    }
-    if (!bodiless) {
-        w = put(w, "Content-Length: ", 16);
-        w = put_u(w, len);
-        w = put(w, "\r\n", 2);
-    }
-    pre->head = head;
-    pre->head_len = (uint32_t)(w - head);
-    if (copy) memcpy(copy, body, len);
-    pre->body = copy ? copy : body;
-    pre->own_body = copy != NULL;
-    pre->body_len = (uint32_t)len;
-    pre->bodiless = (uint8_t)bodiless;
-    return pre;
-}
-
-void uvhttp_prebuilt_free(uvhttp_prebuilt *pre) {
-    if (pre == NULL) return;
-    if (pre->own_body) free((void *)pre->body);
-    free(pre->head);
-    free(pre);
-}
