@@ -6,7 +6,7 @@ PIP := $(VENV)/bin/pip
 STAMP := $(VENV)/.installed
 
 .PHONY: up down deps-up deps-test install test lint test-backend test-runners test-integration \
-	test-systems test-frontend test-fuzz test-flaky test-compose bench clean-data
+	test-suites test-systems test-frontend test-fuzz test-flaky test-compose bench clean-data
 
 # What a fresh machine lacks is installed (as root) or named with the command to run.
 deps-up:
@@ -31,9 +31,12 @@ $(STAMP): backend/pyproject.toml $(wildcard runners/pyproject.toml)
 	@if [ -f runners/pyproject.toml ]; then $(PIP) install -q -e 'runners[dev,agent]'; fi
 	@touch $(STAMP)
 
+PY_SCRIPTS := scripts/offline-images scripts/check-module-size scripts/ensure-deps
+
 lint: install
-	$(VENV)/bin/ruff format --check backend migrations scripts tests
-	$(VENV)/bin/ruff check backend migrations scripts tests
+	$(VENV)/bin/ruff format --check backend migrations scripts tests $(PY_SCRIPTS)
+	$(VENV)/bin/ruff check backend migrations scripts tests $(PY_SCRIPTS)
+	$(VENV)/bin/python scripts/check-module-size
 	cd backend && ../$(VENV)/bin/mypy benchdash
 	cd backend && ../$(VENV)/bin/lint-imports
 
@@ -54,8 +57,16 @@ test-systems:
 test-frontend:
 	@if [ -f frontend/package.json ]; then $(MAKE) -C frontend test; fi
 
-test: deps-test install test-backend test-runners test-integration test-systems test-frontend
-	@echo "make test: every suite passed"
+# The embedded PostgreSQL the suites start is stopped at the end unless it ran before (a
+# `make up` uses it).
+PGPID = $(or $(BENCHDASH_DATA_DIR),.data)/pg/postmaster.pid
+test: deps-test install
+	@ran=$$(test -f $(PGPID) && echo yes); \
+	$(MAKE) --no-print-directory test-suites; rc=$$?; \
+	if [ -z "$$ran" ]; then $(VENV)/bin/benchdash-server db-stop; fi; \
+	if [ $$rc = 0 ]; then echo "make test: every suite passed"; fi; exit $$rc
+
+test-suites: test-backend test-runners test-integration test-systems test-frontend
 
 # schemathesis over the live OpenAPI spec, anonymous and with a token (see tests/fuzz/run.py).
 test-fuzz: install
