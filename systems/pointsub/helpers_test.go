@@ -4,6 +4,7 @@ import (
 	"context"
 	"io"
 	"math/rand/v2"
+	"net"
 	"testing"
 
 	"benchdash.dev/pointsub/transport"
@@ -31,8 +32,9 @@ func pair(t *testing.T) (host.Host, host.Host) {
 	return a, b
 }
 
-// echo serves every accepted connection by copying it back until EOF.
-func echo(t *testing.T, l *Listener) {
+// serve runs handle on every connection l accepts, each in its own goroutine and closed after
+// it; l is closed at the end of the test.
+func serve(t *testing.T, l *Listener, handle func(c net.Conn)) {
 	t.Helper()
 	t.Cleanup(func() { l.Close() })
 	go func() {
@@ -43,10 +45,16 @@ func echo(t *testing.T, l *Listener) {
 			}
 			go func() {
 				defer c.Close()
-				_, _ = io.Copy(c, c)
+				handle(c)
 			}()
 		}
 	}()
+}
+
+// echo serves every accepted connection by copying it back until EOF.
+func echo(t *testing.T, l *Listener) {
+	t.Helper()
+	serve(t, l, func(c net.Conn) { _, _ = io.Copy(c, c) })
 }
 
 func random(n int, seed uint64) []byte {
@@ -61,31 +69,21 @@ func random(n int, seed uint64) []byte {
 // serveFrames answers every message with an ack, or an error report when it fails its check.
 func serveFrames(t *testing.T, l *Listener) {
 	t.Helper()
-	t.Cleanup(func() { l.Close() })
-	go func() {
+	serve(t, l, func(c net.Conn) {
+		tr := transport.New(c, transport.Options{})
+		var buf []byte
 		for {
-			c, err := l.Accept()
+			m, err := tr.Receive(buf)
+			switch {
+			case err == nil:
+				buf = m.Data
+				err = tr.SendControl(m.Data[:min(len(m.Data), 8)])
+			case transport.Recoverable(err):
+				err = tr.SendError(err.Error())
+			}
 			if err != nil {
 				return
 			}
-			go func() {
-				defer c.Close()
-				tr := transport.New(c, transport.Options{})
-				var buf []byte
-				for {
-					m, err := tr.Receive(buf)
-					switch {
-					case err == nil:
-						buf = m.Data
-						err = tr.SendControl(m.Data[:min(len(m.Data), 8)])
-					case transport.Recoverable(err):
-						err = tr.SendError(err.Error())
-					}
-					if err != nil {
-						return
-					}
-				}
-			}()
 		}
-	}()
+	})
 }
