@@ -22,6 +22,11 @@ import psycopg
 from _server import api, scratch_database
 
 
+def _level(measurement_id: int) -> str:
+    """The verdict level of a loaded point: about one in a thousand failed."""
+    return "fail" if measurement_id % 997 == 0 else "ok"
+
+
 def load(url: str, runs: int, series: int) -> None:
     """COPY `runs` runs × `series` measurements (with verdicts) into an empty schema."""
     t0 = time.perf_counter()
@@ -60,20 +65,21 @@ def load(url: str, runs: int, series: int) -> None:
         with conn.cursor().copy(
             "COPY measurement (id, run_id, benchmark_id, metric_id, series_id, started_at, "
             "value, samples, n, mean, median, stddev, min_value, max_value, cv, "
-            "outliers_removed) FROM STDIN"
+            "outliers_removed, level) FROM STDIN"
         ) as cp:
             for r in range(1, runs + 1):
                 t = (start + timedelta(hours=r)).isoformat()
                 for b in range(1, series + 1):
                     mid += 1
                     v = 100.0 + (r % 17) * 0.1
-                    cp.write_row((mid, r, b, 1, b, t, v, [v], 1, v, v, 0.0, v, v, 0.0, 0))
+                    level = _level(mid)
+                    cp.write_row((mid, r, b, 1, b, t, v, [v], 1, v, v, 0.0, v, v, 0.0, 0, level))
         with conn.cursor().copy(
             "COPY verdict (measurement_id, level, baseline_value, baseline_run_ids, "
             "warn_threshold, fail_threshold, explanation) FROM STDIN"
         ) as cp:
             for m in range(1, mid + 1):
-                cp.write_row((m, "fail" if m % 997 == 0 else "ok", 100.0, [], 5.0, 10.0, ""))
+                cp.write_row((m, _level(m), 100.0, [], 5.0, 10.0, ""))
         del buf
         for seq, table in (("run_id_seq", "run"), ("measurement_id_seq", "measurement")):
             conn.execute(f"SELECT setval('{seq}', (SELECT max(id) FROM {table}))")

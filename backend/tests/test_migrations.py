@@ -1,4 +1,8 @@
-"""Every migration downgrades and upgrades again on a scratch database."""
+"""Every migration downgrades and upgrades again on a scratch database; data migrations keep
+what was stored."""
+
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 from alembic import command
 from sqlalchemy import create_engine, inspect, text
@@ -7,23 +11,72 @@ from sqlalchemy.engine import Engine
 from benchdash.startup import alembic_config
 
 
-def test_downgrade_to_base_and_back(engine: Engine) -> None:
-    url = engine.url.set(database=f"{engine.url.database}_mig")
+@contextmanager
+def scratch_database(engine: Engine, suffix: str) -> Iterator[Engine]:
+    """An empty database beside the test database, dropped afterwards."""
+    url = engine.url.set(database=f"{engine.url.database}_{suffix}")
     admin = create_engine(engine.url, isolation_level="AUTOCOMMIT")
     with admin.connect() as c:
         c.execute(text(f'DROP DATABASE IF EXISTS "{url.database}"'))
         c.execute(text(f'CREATE DATABASE "{url.database}"'))
     scratch = create_engine(url)
-    cfg = alembic_config()
     try:
-        for target, expect_tables in (("head", True), ("base", False), ("head", True)):
-            with scratch.begin() as conn:
-                cfg.attributes["connection"] = conn
-                (command.upgrade if target == "head" else command.downgrade)(cfg, target)
-            names = set(inspect(scratch).get_table_names())
-            assert ("measurement" in names) is expect_tables
+        yield scratch
     finally:
         scratch.dispose()
         with admin.connect() as c:
             c.execute(text(f'DROP DATABASE IF EXISTS "{url.database}" WITH (FORCE)'))
         admin.dispose()
+
+
+def migrate(scratch: Engine, target: str, down: bool = False) -> None:
+    """alembic upgrade (or downgrade) `target` on the scratch database."""
+    cfg = alembic_config()
+    with scratch.begin() as conn:
+        cfg.attributes["connection"] = conn
+        (command.downgrade if down else command.upgrade)(cfg, target)
+
+
+def test_downgrade_to_base_and_back(engine: Engine) -> None:
+    with scratch_database(engine, "mig") as scratch:
+        for target, expect_tables in (("head", True), ("base", False), ("head", True)):
+            migrate(scratch, target, down=target == "base")
+            names = set(inspect(scratch).get_table_names())
+            assert ("measurement" in names) is expect_tables
+
+
+_TWO_POINTS = [
+    "INSERT INTO system (id, slug, name, created_at) VALUES (1, 's', 's', now())",
+    "INSERT INTO branch (id, system_id, name, created_at) VALUES (1, 1, 'main', now())",
+    "INSERT INTO testbed (id, name, created_at) VALUES (1, 'tb', now())",
+    "INSERT INTO benchmark (id, system_id, name, parameters, params_key, created_at) "
+    "VALUES (1, 1, 'b', '{}', '{}', now())",
+    "INSERT INTO metric (id, system_id, name, unit, direction, warn_threshold, fail_threshold) "
+    "VALUES (1, 1, 'm', 'ns', 'lower_is_better', 5, 10)",
+    "INSERT INTO series (id, system_id, benchmark_id, metric_id, branch_id, testbed_id) "
+    "VALUES (1, 1, 1, 1, 1, 1)",
+    "INSERT INTO run (id, system_id, branch_id, testbed_id, external_id, commit, trigger, "
+    "status, accepted, created_at, started_at) "
+    "VALUES (1, 1, 1, 1, 'r1', 'abc', 'ci', 'completed', true, now(), now()), "
+    "(2, 1, 1, 1, 'r2', 'abd', 'ci', 'completed', true, now(), now())",
+    "INSERT INTO measurement (id, run_id, benchmark_id, metric_id, series_id, started_at, "
+    "value, samples, n, outliers_removed) "
+    "VALUES (1, 1, 1, 1, 1, now(), 1, '{1}', 1, 0), (2, 2, 1, 1, 1, now(), 2, '{2}', 1, 0)",
+    "INSERT INTO verdict (measurement_id, level, baseline_run_ids, warn_threshold, "
+    "fail_threshold, explanation, stage) VALUES (1, 'ok', '{}', 5, 10, '', NULL), "
+    "(2, 'fail', '{}', 5, 10, '', 'confirmed')",
+]
+
+
+def test_0006_copies_each_verdict_level_and_stage_onto_its_measurement(engine: Engine) -> None:
+    with scratch_database(engine, "mig6") as scratch:
+        migrate(scratch, "0005")
+        with scratch.begin() as conn:
+            for statement in _TWO_POINTS:
+                conn.execute(text(statement))
+        migrate(scratch, "0006")
+        with scratch.connect() as conn:
+            rows = conn.execute(text("SELECT id, level, stage FROM measurement ORDER BY id"))
+            assert rows.all() == [(1, "ok", None), (2, "fail", "confirmed")]
+        migrate(scratch, "0005", down=True)
+        assert "level" not in {c["name"] for c in inspect(scratch).get_columns("measurement")}

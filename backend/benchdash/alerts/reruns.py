@@ -14,7 +14,7 @@ import logging
 from collections.abc import Sequence
 from typing import Any
 
-from sqlalchemy import text, update
+from sqlalchemy import text
 from sqlalchemy.orm import Session
 
 from benchdash.alerts import service as alert_service
@@ -22,8 +22,8 @@ from benchdash.kit.errors import AppError
 from benchdash.regression import confirm
 from benchdash.regression.engine import Baseline, Level, Thresholds
 from benchdash.regression.model import Action, Floors, Point, Stage, UploadVerdict
+from benchdash.results import store
 from benchdash.results.judge import Judged
-from benchdash.results.models import Verdict
 from benchdash.runs import lifecycle
 from benchdash.runs.models import Run
 from benchdash.runs.states import TERMINAL, RunTrigger
@@ -154,15 +154,11 @@ def settle(*, session: Session, run_id: int) -> int:
                 verdict_id=row.id,
             )
         else:
-            session.execute(
-                update(Verdict)
-                .where(Verdict.id == row.id)
-                .values(
-                    stage=Stage.DISMISSED,
-                    explanation=Verdict.explanation
-                    + " Dismissed: its re-runs of the same commit did not repeat it.",
-                )
-                .execution_options(synchronize_session=False)
+            store.set_stage(
+                session=session,
+                verdict_id=row.id,
+                stage=Stage.DISMISSED,
+                note=" Dismissed: its re-runs of the same commit did not repeat it.",
             )
         settled += 1
     return settled

@@ -18,8 +18,9 @@ from benchdash.alerts.states import AlertStatus
 from benchdash.db import utcnow
 from benchdash.kit.errors import Conflict, NotFound
 from benchdash.regression.model import Action, AlertDecision, OpenAlert, Stage
+from benchdash.results import store
 from benchdash.results.judge import Judged
-from benchdash.results.models import Series, Verdict
+from benchdash.results.models import Series
 from benchdash.runs.models import Run
 from benchdash.systems.models import System
 
@@ -90,14 +91,11 @@ def open_step(
         "persistence": "the next runs staying worse",
         "re-runs": "its re-runs",
     }.get(decision.confirmed_by or "", "confirmation")
-    session.execute(
-        update(Verdict)
-        .where(Verdict.id == verdict_id)
-        .values(
-            stage=Stage.CONFIRMED,
-            explanation=Verdict.explanation + f" Confirmed by {how}: an alert names this run.",
-        )
-        .execution_options(synchronize_session=False)
+    store.set_stage(
+        session=session,
+        verdict_id=verdict_id,
+        stage=Stage.CONFIRMED,
+        note=f" Confirmed by {how}: an alert names this run.",
     )
     series = session.get_one(Series, series_id)
     session.execute(

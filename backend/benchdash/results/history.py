@@ -1,8 +1,9 @@
 """The earlier points of every series of a document, in one indexed query per branch.
 
 Each measurement carries its series id and its run's start time, so the history of a series
-is a range scan of `ix_measurement_series_time`. The series of a whole document are looked
-up together by joining arrays (`unnest`), never by a list of tuples that grows with it.
+is a range scan of `ix_measurement_series_time`; a point's stage is the measurement's copy of
+its verdict's. The series of a whole document are looked up together by joining arrays
+(`unnest`), never by a list of tuples that grows with it.
 """
 
 from __future__ import annotations
@@ -33,10 +34,9 @@ _HISTORY = text(
         SELECT json_agg(json_build_array(t.run_id, t.value, t.commit, t.stage, t.restart,
                                          t.samples) ORDER BY t.started_at, t.run_id)::text AS points
         FROM (
-            SELECT m.run_id, m.value, m.samples, r.commit, v.stage, m.started_at,
+            SELECT m.run_id, m.value, m.samples, r.commit, m.stage, m.started_at,
                    m.run_id = ANY(s.restarts) AS restart
             FROM measurement m JOIN run r ON r.id = m.run_id
-            LEFT JOIN verdict v ON v.measurement_id = m.id
             WHERE m.series_id = s.id AND r.accepted
               AND (m.started_at, m.run_id) < (:started_at, :run_id)
             ORDER BY m.started_at DESC, m.run_id DESC

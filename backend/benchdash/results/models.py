@@ -67,6 +67,10 @@ class Measurement(Base):
     max_value: Mapped[float | None] = mapped_column(Float)
     cv: Mapped[float | None] = mapped_column(Float)
     outliers_removed: Mapped[int] = mapped_column(Integer, default=0)
+    # Copies of its verdict's level and stage, so that a series read needs no verdict join:
+    # written with the verdict (results/store.py) and changed with its stage (alerts).
+    level: Mapped[str | None] = mapped_column(String(20))
+    stage: Mapped[str | None] = mapped_column(String(12))
 
 
 class Verdict(Base):

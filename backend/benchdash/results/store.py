@@ -1,14 +1,18 @@
-"""Write a run's measurements and verdicts in one statement (arrays unnested, CTE chained)."""
+"""Write a run's measurements and verdicts in one statement (arrays unnested, CTE chained).
+
+Each measurement carries a copy of its verdict's level and stage (for series reads).
+"""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-from sqlalchemy import text
+from sqlalchemy import text, update
 from sqlalchemy.orm import Session
 
 from benchdash.regression import engine
 from benchdash.regression.model import Stage, UploadVerdict
+from benchdash.results.models import Measurement, Verdict
 from benchdash.results.resolve import BenchmarkRow, MetricRow
 from benchdash.results.schemas import MetricIn
 from benchdash.runs.models import Run
@@ -17,15 +21,16 @@ _STORE = text(
     """
     WITH m AS (
         INSERT INTO measurement (run_id, benchmark_id, metric_id, series_id, started_at, value,
-            samples, n, mean, median, stddev, min_value, max_value, cv, outliers_removed)
+            samples, n, mean, median, stddev, min_value, max_value, cv, outliers_removed,
+            level, stage)
         SELECT :run_id, u.b, u.mt, u.s, :started_at, u.v, CAST(u.smp AS float8[]), u.n, u.mean,
-            u.med, u.sd, u.mn, u.mx, u.cv, u.outl
+            u.med, u.sd, u.mn, u.mx, u.cv, u.outl, u.level, u.stage
         FROM unnest(CAST(:b AS int[]), CAST(:mt AS int[]), CAST(:s AS int[]),
                     CAST(:v AS float8[]), CAST(:smp AS text[]), CAST(:n AS int[]),
                     CAST(:mean AS float8[]), CAST(:med AS float8[]), CAST(:sd AS float8[]),
                     CAST(:mn AS float8[]), CAST(:mx AS float8[]), CAST(:cv AS float8[]),
-                    CAST(:outl AS int[]))
-            AS u(b, mt, s, v, smp, n, mean, med, sd, mn, mx, cv, outl)
+                    CAST(:outl AS int[]), CAST(:level AS text[]), CAST(:stage AS text[]))
+            AS u(b, mt, s, v, smp, n, mean, med, sd, mn, mx, cv, outl, level, stage)
         RETURNING id, series_id
     ), v AS (
         INSERT INTO verdict (measurement_id, level, baseline_value, baseline_run_ids,
@@ -108,3 +113,20 @@ def store(
         },
     ).all()
     return {sid: (mid, vid) for sid, mid, vid in rows}
+
+
+def set_stage(*, session: Session, verdict_id: int, stage: Stage, note: str) -> None:
+    """Move a stored verdict (and its measurement's copy) to `stage`, its explanation + note."""
+    measurement_id = session.scalar(
+        update(Verdict)
+        .where(Verdict.id == verdict_id)
+        .values(stage=stage, explanation=Verdict.explanation + note)
+        .returning(Verdict.measurement_id)
+        .execution_options(synchronize_session=False)
+    )
+    session.execute(
+        update(Measurement)
+        .where(Measurement.id == measurement_id)
+        .values(stage=stage)
+        .execution_options(synchronize_session=False)
+    )

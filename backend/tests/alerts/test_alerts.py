@@ -8,7 +8,7 @@ from typing import Any
 from fastapi.testclient import TestClient
 from sqlalchemy.orm import Session
 
-from tests.fixtures.api import post
+from tests.fixtures.api import post, verdict_copies_agree
 from tests.fixtures.factories import auth, document, metric, token
 
 JITTER = (1.0, 1.002, 0.998, 1.001, 0.999)  # about 0.2 % run to run
@@ -42,6 +42,7 @@ def test_a_lasting_step_opens_one_alert_naming_its_first_commit(
     assert alert["level"] == "fail" and alert["change_pct"] > 10
     run = client.get(f"/api/v1/runs/{first['run']['id']}").json()
     assert run["measurements"][0]["stage"] == "confirmed"
+    verdict_copies_agree(session)
 
     for at in range(19, 24):  # the step stays: still one alert for it
         _run(client, up, 85, at)

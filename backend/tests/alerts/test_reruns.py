@@ -7,7 +7,7 @@ from typing import Any
 from fastapi.testclient import TestClient
 from sqlalchemy.orm import Session
 
-from tests.fixtures.api import post
+from tests.fixtures.api import post, verdict_copies_agree
 from tests.fixtures.factories import auth, document, metric, token
 from tests.fixtures.manifests import MANIFEST
 
@@ -67,6 +67,7 @@ def test_a_suspected_step_confirmed_by_its_reruns_opens_one_alert(
     detail = client.get(f"/api/v1/runs/{suspect}").json()
     assert detail["measurements"][0]["stage"] == "confirmed"
     assert [r["id"] for r in detail["reruns"]] == sorted(r["id"] for r in reruns)
+    verdict_copies_agree(session)
 
 
 def test_a_spike_its_reruns_do_not_repeat_is_dismissed(
@@ -85,3 +86,4 @@ def test_a_spike_its_reruns_do_not_repeat_is_dismissed(
         params={"system": "cachex", "benchmark": "medium_concurrency", "metric": "qps"},
     ).json()
     assert series["total"] == 16, "re-runs confirm; they are not points of the series"
+    verdict_copies_agree(session)

@@ -9,7 +9,7 @@ from fastapi.testclient import TestClient
 from sqlalchemy.orm import Session
 
 from benchdash.series.service import downsample_indices
-from tests.fixtures.api import post
+from tests.fixtures.api import post, verdict_copies_agree
 from tests.fixtures.factories import auth, document, metric, token
 
 
@@ -34,6 +34,7 @@ def test_series_points_in_time_order_with_verdicts(client: TestClient, session: 
     assert body["points"][0]["level"] == "no_baseline"
     assert body["points"][-1]["level"] == "fail"
     assert body["points"][-1]["min"] < body["points"][-1]["max"]
+    verdict_copies_agree(session)  # what the ETag and downsampling read
 
 
 def test_downsampling_keeps_spikes_and_every_fail() -> None:
@@ -51,7 +52,8 @@ def test_downsampling_keeps_spikes_and_every_fail() -> None:
 def test_series_endpoint_downsamples(client: TestClient, session: Session) -> None:
     headers = auth(token(session, "uvhttp"))
     for i in range(40):
-        post(client, headers, document(metric(value=100.0 + (i % 3)), at=i))
+        value = 70.0 if i == 30 else 100.0 + (i % 3)  # a 30 % drop in req/s at run 30
+        post(client, headers, document(metric(value=value), at=i))
     r = client.get(
         "/api/v1/series",
         params={
@@ -64,6 +66,7 @@ def test_series_endpoint_downsamples(client: TestClient, session: Session) -> No
     body = r.json()
     assert body["total"] == 40 and body["downsampled"] is True
     assert 10 <= len(body["points"]) <= 12
+    assert [p["value"] for p in body["points"] if p["level"] == "fail"] == [70.0]
 
 
 def test_series_errors_are_problems(client: TestClient, session: Session) -> None:
