@@ -1,7 +1,8 @@
 // The one seed that does not go through the API: a long series. Uploading 10,000 documents one by
 // one would take minutes, so the spec uploads the first run through the API and this copies that
 // run (and its measurement and verdict) `count - 1` times into the past, in one SQL statement. Rows are copied
-// whole through jsonb, so new columns of these tables need no change here.
+// whole through jsonb, so new columns of these tables need no change here; each copy's verdict is
+// "ok", and so is the measurement's copy of its level.
 import { execFile } from "node:child_process";
 import { promisify } from "node:util";
 import { PYTHON } from "./server";
@@ -28,7 +29,8 @@ new_meas AS (
       'id', nextval(pg_get_serial_sequence('measurement', 'id')),
       'run_id', r.id, 'started_at', r.started_at,
       'value', v, 'samples', jsonb_build_array(v), 'n', 1, 'mean', v, 'median', v,
-      'min_value', v, 'max_value', v, 'stddev', NULL, 'cv', NULL))).*
+      'min_value', v, 'max_value', v, 'stddev', NULL, 'cv', NULL,
+      'level', 'ok', 'stage', NULL))).*
   FROM measurement m, new_runs r,
        LATERAL (SELECT m.value * (1 + 0.04 * sin(extract(epoch FROM r.started_at) / 86400.0)
                                   + (random() - 0.5) * 0.03) AS v) x
