@@ -78,5 +78,11 @@ def test_0006_copies_each_verdict_level_and_stage_onto_its_measurement(engine: E
         with scratch.connect() as conn:
             rows = conn.execute(text("SELECT id, level, stage FROM measurement ORDER BY id"))
             assert rows.all() == [(1, "ok", None), (2, "fail", "confirmed")]
+            index = conn.scalar(
+                text(
+                    "SELECT indexdef FROM pg_indexes WHERE indexname = 'ix_measurement_series_time'"
+                )
+            )
+            assert "INCLUDE (id, value, level, stage)" in str(index)
         migrate(scratch, "0005", down=True)
         assert "level" not in {c["name"] for c in inspect(scratch).get_columns("measurement")}
