@@ -31,7 +31,8 @@ $(STAMP): backend/pyproject.toml $(wildcard runners/pyproject.toml)
 	@if [ -f runners/pyproject.toml ]; then $(PIP) install -q -e 'runners[dev,agent]'; fi
 	@touch $(STAMP)
 
-PY_SCRIPTS := scripts/offline-images scripts/check-module-size scripts/ensure-deps
+PY_SCRIPTS := scripts/offline-images scripts/check-module-size scripts/ensure-deps \
+	scripts/check-error-log
 
 lint: install
 	$(VENV)/bin/ruff format --check backend migrations scripts tests $(PY_SCRIPTS)
@@ -59,11 +60,15 @@ test-frontend:
 
 # The embedded PostgreSQL the suites start is stopped at the end unless it ran before (a
 # `make up` uses it).
+# Every API the suites start appends each 5xx it answers (but 503) to one error log, checked
+# after the suites: a 500 no test asserted on still fails `make test`.
 PGPID = $(or $(BENCHDASH_DATA_DIR),.data)/pg/postmaster.pid
+ERROR_LOG = $(abspath $(or $(BENCHDASH_DATA_DIR),.data))/test-errors.jsonl
 test: deps-test install
-	@ran=$$(test -f $(PGPID) && echo yes); \
-	$(MAKE) --no-print-directory test-suites; rc=$$?; \
+	@ran=$$(test -f $(PGPID) && echo yes); mkdir -p $(dir $(ERROR_LOG)); rm -f $(ERROR_LOG); \
+	BENCHDASH_ERROR_LOG=$(ERROR_LOG) $(MAKE) --no-print-directory test-suites; rc=$$?; \
 	if [ -z "$$ran" ]; then $(VENV)/bin/benchdash-server db-stop; fi; \
+	$(PY) scripts/check-error-log $(ERROR_LOG) || rc=1; \
 	if [ $$rc = 0 ]; then echo "make test: every suite passed"; fi; exit $$rc
 
 test-suites: test-backend test-runners test-integration test-systems test-frontend
@@ -80,7 +85,7 @@ test-compose: install
 	$(PY) -m tests.compose $(COMPOSE_ARGS)
 
 # Flake guard: the Go suites 10 times under -race, cargo test 3 times, the backend suite
-# 3 times in random order.
+# 3 times in random order, the realistic upload streams with 60 examples each.
 test-flaky: install
 	@for d in systems/*/; do \
 	  if [ -f $$d/go.mod ]; then echo "== go test -race -count=10 $$d"; \
@@ -90,6 +95,8 @@ test-flaky: install
 	done
 	@for i in 1 2 3; do echo "== backend, random order ($$i/3)"; \
 	  (cd backend && ../$(VENV)/bin/pytest -q -p randomly) || exit 1; done
+	@echo "== realistic upload streams, 60 examples each (hypothesis profile long)"
+	cd backend && HYPOTHESIS_PROFILE=long ../$(VENV)/bin/pytest -q tests/results/test_stream_properties.py
 
 bench: install
 	$(PY) backend/bench/ingest.py

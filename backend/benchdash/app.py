@@ -165,6 +165,6 @@ def create_app() -> FastAPI:
     for router in ROUTERS:
         app.include_router(router)
     app.add_middleware(BodyMiddleware, max_bytes=settings.max_body_bytes)
-    app.add_middleware(RequestGuard)  # added last: the outermost
+    app.add_middleware(RequestGuard, error_log=settings.error_log)  # added last: the outermost
     _mount_ui(app, settings.frontend_dist)
     return app

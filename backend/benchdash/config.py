@@ -54,6 +54,9 @@ class Settings(BaseSettings):
         le=64,
         description="API worker processes (default: one per core, at most 4)",
     )
+    error_log: Path | None = Field(
+        None, description="Append every 5xx answered (but 503) here as a JSON line (tests)"
+    )
     host: str = "127.0.0.1"
     port: int = 8000
 

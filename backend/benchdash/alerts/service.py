@@ -16,6 +16,7 @@ from sqlalchemy.orm import Session
 from benchdash.alerts.models import Alert
 from benchdash.alerts.states import AlertStatus
 from benchdash.db import utcnow
+from benchdash.kit.arrays import typed_text
 from benchdash.kit.errors import Conflict, NotFound
 from benchdash.regression.model import Action, AlertDecision, OpenAlert, Stage
 from benchdash.results import store
@@ -24,7 +25,7 @@ from benchdash.results.models import Series
 from benchdash.runs.models import Run
 from benchdash.systems.models import System
 
-_OPEN_ALERTS = text(
+_OPEN_ALERTS = typed_text(
     """
     SELECT s.id, a.run_id, coalesce(a.baseline_value, v.baseline_value),
            coalesce(a.warn_floor, v.floor_warn, v.warn_threshold)

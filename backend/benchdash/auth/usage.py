@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import threading
 
-from sqlalchemy import text
 from sqlalchemy.orm import Session
+
+from benchdash.kit.arrays import typed_text
 
 FLUSH_S = 60.0
 
@@ -32,9 +33,9 @@ def flush(session: Session) -> int:
     if not ids:
         return 0
     session.execute(
-        text(
+        typed_text(
             "UPDATE api_token SET last_used_at = now() WHERE id IN ("
-            " SELECT id FROM api_token WHERE id = ANY(:ids) FOR UPDATE SKIP LOCKED)"
+            " SELECT id FROM api_token WHERE id = ANY(CAST(:ids AS int[])) FOR UPDATE SKIP LOCKED)"
         ),
         {"ids": ids},
     )

@@ -5,11 +5,16 @@
   before any endpoint runs.
 - An exception no handler took becomes problem+json: 503 with Retry-After when the database
   cannot serve, 500 otherwise (never Starlette's text/plain page).
+- With an error log configured (`BENCHDASH_ERROR_LOG`), every 5xx but 503 answered is
+  appended to it as a JSON line: `make test` fails when any suite left one there.
 """
 
 from __future__ import annotations
 
+import json
+import time
 import uuid
+from pathlib import Path
 from urllib.parse import unquote_to_bytes
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
@@ -35,8 +40,23 @@ def _bad_url(scope: Scope) -> str | None:
 class RequestGuard:
     """ASGI middleware: request id, URL checks, problem+json for anything unexpected."""
 
-    def __init__(self, app: ASGIApp) -> None:
+    def __init__(self, app: ASGIApp, error_log: Path | None = None) -> None:
         self.app = app
+        self.error_log = error_log
+
+    def _record(self, status: int, scope: Scope, request_id: str) -> None:
+        """Append a 5xx (but 503, the database being away) to the error log, if there is one."""
+        if self.error_log is None or status < 500 or status == 503:
+            return
+        line = {
+            "at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+            "status": status,
+            "method": scope["method"],
+            "path": scope["path"],
+            "request_id": request_id,
+        }
+        with self.error_log.open("a", encoding="utf-8") as out:
+            out.write(json.dumps(line) + "\n")
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -50,6 +70,7 @@ class RequestGuard:
             nonlocal started
             if message["type"] == "http.response.start":
                 started = True
+                self._record(int(message["status"]), scope, request_id)
                 headers = list(message.get("headers", []))
                 headers.append((b"x-request-id", request_id.encode()))
                 message = {**message, "headers": headers}
@@ -63,6 +84,7 @@ class RequestGuard:
             await self.app(scope, receive, send_with_id)
         except Exception as exc:
             if started:
+                self._record(500, scope, request_id)
                 raise
             response = unexpected_response(exc, scope["method"], scope["path"], request_id)
             await response(scope, receive, send_with_id)

@@ -5,10 +5,13 @@ between consecutive accepted runs, |x[i] − x[i−1]| / |x[i−1]|, over its ne
 (pairs that straddle a baseline restart are skipped). The percentile, rather than a standard
 deviation, ignores the one large difference a real step adds, and the upper quartile, rather
 than the median, still sees a series that hops between two modes (bimodal) in a quarter of
-its runs. The series' **resolution** is its smallest non-zero run-to-run difference, as a
-percentage of the median of those runs: a quantised series (a coarse timer, say) hops by
-whole quanta, and a change must exceed two of them (RESOLUTION_STEPS = 2.5 quanta, clear of
-the rounding at exactly two).
+its runs. The series' **resolution** is its smallest non-zero run-to-run difference that
+occurs at least twice, as a percentage of the median of those runs: a quantised series (a
+coarse timer, say) hops by whole quanta, again and again, and a change must exceed two of
+them (RESOLUTION_STEPS = 2.5 quanta, clear of the rounding at exactly two). A difference seen
+once is no quantum: it is the one step of a series that was constant (an allocation count
+going from 2048 to 2355), which must be judged against the configured thresholds, not hidden
+behind a floor it raised itself.
 
     effective warn = max(configured warn, FLOOR_K × variation, 2.5 × resolution)
     effective fail = max(configured fail, effective warn + configured fail − configured warn)
@@ -21,6 +24,7 @@ a higher-is-better metric cannot get more than 100 % worse.)
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Collection, Sequence
 from statistics import median, quantiles
 
@@ -48,10 +52,13 @@ def relative_steps(values: Sequence[float], breaks: Collection[int] = ()) -> lis
 
 
 def _resolution(values: Sequence[float], breaks: Collection[int]) -> float:
-    """Smallest non-zero |x[i] − x[i−1]| in % of the median of `values` (0 if none)."""
-    nonzero = [d for d in (abs(c - p) for p, c in _pairs(values, breaks)) if d > 0]
+    """Smallest non-zero |x[i] − x[i−1]| seen at least twice, in % of the median of `values`
+    (0 if none repeats)."""
+    diffs = sorted(d for d in (abs(c - p) for p, c in _pairs(values, breaks)) if d > 0)
     level = abs(median(values))
-    return min(nonzero) / level * 100 if nonzero and level > 0 else 0.0
+    # Sorted, so the first pair of neighbours equal up to float rounding is the smallest repeat.
+    quantum = next((a for a, b in itertools.pairwise(diffs) if b - a <= 1e-9 * b), None)
+    return quantum / level * 100 if quantum is not None and level > 0 else 0.0
 
 
 def floors(values: Sequence[float], thresholds: Thresholds, breaks: Collection[int] = ()) -> Floors:

@@ -12,14 +12,14 @@ from collections.abc import Sequence
 from datetime import datetime
 
 import orjson
-from sqlalchemy import text
 from sqlalchemy.orm import Session
 
+from benchdash.kit.arrays import typed_text
 from benchdash.regression.model import Point, Stage
 
 SeriesKey = tuple[int, int]  # (benchmark_id, metric_id)
 
-_HISTORY = text(
+_HISTORY = typed_text(
     """
     SELECT k.b AS benchmark_id, k.m AS metric_id, h.points
     FROM unnest(CAST(:benchmarks AS int[]), CAST(:metrics AS int[])) AS k(b, m)
@@ -97,7 +97,7 @@ def pinned_points(
     if not keys:
         return {}
     rows = session.execute(
-        text(
+        typed_text(
             """
             SELECT m.benchmark_id, m.metric_id, m.run_id, m.value, m.samples, r.commit
             FROM unnest(CAST(:benchmarks AS int[]), CAST(:metrics AS int[])) AS k(b, m)

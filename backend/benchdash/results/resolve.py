@@ -11,10 +11,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import text
 from sqlalchemy.orm import Session
 
-_RESOLVE = text(
+from benchdash.kit.arrays import typed_text
+
+_RESOLVE = typed_text(
     """
     WITH sys AS (SELECT id FROM system WHERE slug = :system),
     br AS (SELECT id, name, base_branch, pinned_run_id FROM branch

@@ -7,9 +7,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from sqlalchemy import text, update
+from sqlalchemy import update
 from sqlalchemy.orm import Session
 
+from benchdash.kit.arrays import typed_text
 from benchdash.regression import engine
 from benchdash.regression.model import Stage, UploadVerdict
 from benchdash.results.models import Measurement, Verdict
@@ -17,7 +18,7 @@ from benchdash.results.resolve import BenchmarkRow, MetricRow
 from benchdash.results.schemas import MetricIn
 from benchdash.runs.models import Run
 
-_STORE = text(
+_STORE = typed_text(
     """
     WITH m AS (
         INSERT INTO measurement (run_id, benchmark_id, metric_id, series_id, started_at, value,

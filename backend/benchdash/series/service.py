@@ -20,6 +20,7 @@ from sqlalchemy import TextClause, text
 from sqlalchemy.orm import Session
 from tsdownsample import MinMaxLTTBDownsampler
 
+from benchdash.kit.arrays import typed_text
 from benchdash.kit.errors import InvalidInput, NotFound
 
 KEEP_LEVELS = ("warn", "fail")
@@ -59,7 +60,9 @@ def _ranged(template: str, given: frozenset[str]) -> TextClause:
     return text(template.format(range=" AND ".join(parts)))
 
 
-_SOME = text(f"{_DETAIL} WHERE m.id = ANY(:ids) ORDER BY m.started_at, m.run_id")
+_SOME = typed_text(
+    f"{_DETAIL} WHERE m.id = ANY(CAST(:ids AS int[])) ORDER BY m.started_at, m.run_id"
+)
 _STEPS = text(
     """SELECT a.id, a.run_id, a.level, a.status, a.confirmed_by, a.change_pct, r.commit
     FROM series s JOIN alert a ON a.benchmark_id = s.benchmark_id AND a.metric_id = s.metric_id

@@ -46,6 +46,19 @@ def test_quantised_series_needs_more_than_two_quanta() -> None:
     assert f.warn == pytest.approx(25.0)
 
 
+def test_a_constant_counter_that_steps_once_keeps_the_configured_floors() -> None:
+    values = [2048.0] * 20 + [2355.0] * 3  # allocations per op: constant, then 15 % more
+    f = floors(values, T)
+    assert f.variation == 0.0 and f.resolution == 0.0
+    assert (f.warn, f.fail) == (5.0, 10.0)
+
+
+def test_a_quantum_is_a_difference_that_repeats() -> None:
+    spiky = [10.0] * 20 + [10.3, 10.0] + [10.0] * 5 + [10.2, 10.0, 10.0]  # 0.3 twice, 0.2 twice
+    assert floors(spiky, T).resolution == pytest.approx(2.0)
+    assert floors([1.0] * 20 + [1.07] * 9, T).resolution == 0.0
+
+
 def test_too_few_runs_leave_the_configured_floors() -> None:
     f = floors([100.0, 130.0] * ((MIN_HISTORY - 1) // 2), T)
     assert f.variation is None and (f.warn, f.fail) == (5.0, 10.0)
