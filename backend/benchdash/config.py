@@ -54,6 +54,9 @@ class Settings(BaseSettings):
         le=64,
         description="API worker processes (default: one per core, at most 4)",
     )
+    login_concurrency: int = Field(
+        2, ge=1, le=64, description="Password checks at once per API process (64 MiB each)"
+    )
     error_log: Path | None = Field(
         None, description="Append every 5xx answered (but 503) here as a JSON line (tests)"
     )

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from sqlalchemy import ARRAY, DateTime, ForeignKey, Index, String
+from sqlalchemy import ARRAY, CheckConstraint, DateTime, ForeignKey, Index, Integer, String
 from sqlalchemy.orm import Mapped, mapped_column
 
 from benchdash.auth.scopes import SCOPES
 from benchdash.db import Base, utcnow
 
-__all__ = ["SCOPES", "ApiToken", "User", "UserSession"]
+__all__ = ["SCOPES", "ApiToken", "LoginThrottle", "User", "UserSession"]
 
 
 class ApiToken(Base):
@@ -52,3 +52,14 @@ class UserSession(Base):
     user_id: Mapped[int] = mapped_column(ForeignKey("app_user.id", ondelete="CASCADE"))
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     expires_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class LoginThrottle(Base):
+    """Sign-in attempts since the last success, per key ("user:<name>" or "addr:<ip>")."""
+
+    __tablename__ = "login_throttle"
+    __table_args__ = (CheckConstraint("attempts >= 0", name="attempts_nonneg"),)
+
+    key: Mapped[str] = mapped_column(String(300), primary_key=True)
+    attempts: Mapped[int] = mapped_column(Integer)
+    last_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))

@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
-from fastapi import APIRouter, Request, Response
+from typing import Annotated
+
+from fastapi import APIRouter, Depends, Request, Response
 
 from benchdash.auth import service as auth_service
+from benchdash.auth import throttle
 from benchdash.auth.schemas import LoginIn, UserRead
 from benchdash.config import get_settings
+from benchdash.db import SessionMaker, session_maker
 from benchdash.deps import (
     SESSION_COOKIE,
     SESSION_MAX_AGE,
@@ -16,17 +20,27 @@ from benchdash.deps import (
     session_secret,
     session_serializer,
 )
-from benchdash.kit.responses import ERRORS
+from benchdash.kit.responses import ERRORS, THROTTLED
 
 router = APIRouter(prefix="/api/v1/auth", tags=["auth"], responses=ERRORS)
 
 
-@router.post("/login", response_model=UserRead)
-def login(body: LoginIn, session: SessionDep, response: Response) -> UserRead:
-    """Check the password, start a session and set its cookie."""
+@router.post("/login", response_model=UserRead, responses=THROTTLED)
+def login(
+    body: LoginIn,
+    request: Request,
+    session: SessionDep,
+    new_session: Annotated[SessionMaker, Depends(session_maker)],
+    response: Response,
+) -> UserRead:
+    """Check the password (throttled), start a session and set its cookie."""
+    attempt = throttle.keys(body.username, request.client.host if request.client else None)
+    with new_session() as own:  # counted and committed even when the password is wrong
+        throttle.admit(session=own, attempt_keys=attempt)
     user = auth_service.authenticate(
         session=session, username=body.username, password=body.password
     )
+    throttle.clear(session=session, attempt_keys=attempt)
     secret = auth_service.start_session(session=session, user=user, max_age_s=SESSION_MAX_AGE)
     response.set_cookie(
         SESSION_COOKIE,

@@ -10,18 +10,16 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import timedelta
 
-from argon2 import PasswordHasher
-from argon2.exceptions import VerificationError
 from sqlalchemy import delete, select
 from sqlalchemy.orm import Session
 
 from benchdash.auth import usage
 from benchdash.auth.models import SCOPES, ApiToken, User, UserSession
+from benchdash.auth.passwords import hash_password, verify
 from benchdash.db import utcnow
 from benchdash.kit.errors import Forbidden, InvalidInput, Unauthorized
 
 TOKEN_PREFIX = "bd_"
-_hasher = PasswordHasher()
 
 
 @dataclass(frozen=True)
@@ -133,11 +131,6 @@ def require(principal: Principal | None, scope: str, system: str | None = None) 
     return principal
 
 
-def hash_password(password: str) -> str:
-    """Argon2 hash of a password."""
-    return _hasher.hash(password)
-
-
 def ensure_user(*, session: Session, username: str, password: str, is_admin: bool) -> User:
     """Create the user if missing (first start); an existing user keeps its password."""
     user = session.scalar(select(User).where(User.username == username))
@@ -151,14 +144,8 @@ def ensure_user(*, session: Session, username: str, password: str, is_admin: boo
 def authenticate(*, session: Session, username: str, password: str) -> User:
     """The user if the password matches, else 401."""
     user = session.scalar(select(User).where(User.username == username))
-    try:
-        if user is None:
-            _hasher.verify(_hasher.hash("x"), "y")  # same work either way
-        else:
-            _hasher.verify(user.password_hash, password)
-            return user
-    except VerificationError:
-        pass
+    if verify(user.password_hash if user else None, password) and user is not None:
+        return user
     raise Unauthorized("wrong username or password")
 
 

@@ -23,7 +23,10 @@ def create_result(
     document: DocumentIn, session: SessionDep, principal: OptionalPrincipal, response: Response
 ) -> IngestResponse:
     """Store a result document (one transaction) and return the run with its verdicts."""
-    auth_service.require(principal, "upload", document.system)
+    # Completing a queued run (`run.id`) is the agent's work: an upload-only token that could
+    # name any queued run would store made-up results in another principal's run.
+    scope = "agent" if document.run.id is not None else "upload"
+    auth_service.require(principal, scope, document.system)
     answer = ingest_service.store(session=session, document=document)
     if not answer.created:
         response.status_code = status.HTTP_200_OK

@@ -12,13 +12,19 @@ class AppError(Exception):
     title = "Bad request"
 
     def __init__(
-        self, detail: str, *, status_code: int | None = None, errors: list[Any] | None = None
+        self,
+        detail: str,
+        *,
+        status_code: int | None = None,
+        errors: list[Any] | None = None,
+        headers: dict[str, str] | None = None,
     ) -> None:
         super().__init__(detail)
         self.detail = detail
         if status_code is not None:
             self.status_code = status_code
         self.errors = errors or []
+        self.headers = headers or {}
 
 
 class NotFound(AppError):
@@ -61,3 +67,23 @@ class PayloadTooLarge(AppError):
 
     status_code = 413
     title = "Payload too large"
+
+
+class TooManyRequests(AppError):
+    """The caller must wait before trying again (Retry-After says how long)."""
+
+    status_code = 429
+    title = "Too many requests"
+
+    def __init__(self, detail: str, *, retry_after_s: int) -> None:
+        super().__init__(detail, headers={"Retry-After": str(max(1, retry_after_s))})
+
+
+class Busy(AppError):
+    """The server is at a limit it keeps on purpose; try again shortly."""
+
+    status_code = 503
+    title = "Service unavailable"
+
+    def __init__(self, detail: str, *, retry_after_s: int = 1) -> None:
+        super().__init__(detail, headers={"Retry-After": str(max(1, retry_after_s))})

@@ -82,7 +82,8 @@ def install_handlers(app: FastAPI) -> None:
 
     @app.exception_handler(AppError)
     async def _app_error(_: Request, exc: AppError) -> JSONResponse:
-        return problem_response(exc.status_code, exc.title, exc.detail, exc.errors)
+        headers = exc.headers or None
+        return problem_response(exc.status_code, exc.title, exc.detail, exc.errors, headers=headers)
 
     @app.exception_handler(RequestValidationError)
     async def _validation(_: Request, exc: RequestValidationError) -> JSONResponse:

@@ -16,3 +16,11 @@ ERRORS: dict[int | str, dict[str, Any]] = {
         (422, "Invalid input"),
     )
 }
+
+THROTTLED: dict[int | str, dict[str, Any]] = {
+    code: {"model": Problem, "content": {"application/problem+json": {}}, "description": text}
+    for code, text in (
+        (429, "Too many attempts: wait Retry-After seconds"),
+        (503, "Too busy checking passwords: wait Retry-After seconds"),
+    )
+}

@@ -217,10 +217,13 @@ class _Queued:
 def _queued(session: Session, document: DocumentIn) -> _Queued | IngestOutcome:
     """The queued run a runner agent's document completes (or the stored answer of a retry)."""
     meta = document.run
+    # The run's row lock serialises concurrent completions (an agent's retries): the second
+    # waits for the first to commit, then finds the run completed and answers with it.
     run = session.scalar(
         select(Run)
         .join(System, System.id == Run.system_id)
         .where(Run.id == meta.id, System.slug == document.system)
+        .with_for_update(of=Run)
     )
     if run is None:
         raise NotFound(f"run {meta.id} does not exist for system {document.system!r}")

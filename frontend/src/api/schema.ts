@@ -55,7 +55,7 @@ export interface paths {
         put?: never;
         /**
          * Login
-         * @description Check the password, start a session and set its cookie.
+         * @description Check the password (throttled), start a session and set its cookie.
          */
         post: operations["auth-login"];
         delete?: never;
@@ -1997,6 +1997,26 @@ export interface operations {
             };
             /** @description Invalid input */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Too many attempts: wait Retry-After seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Too busy checking passwords: wait Retry-After seconds */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };

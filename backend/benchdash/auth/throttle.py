@@ -1,0 +1,79 @@
+"""Sign-in throttling per user name and per client address, shared by every API process.
+
+Each attempt is counted **before** its password is checked, in a transaction of its own that
+commits even when the sign-in fails, so parallel guesses cannot all slip through before the
+first failure is written. After FREE attempts a key must wait 1 s, then 2, 4, … up to
+MAX_WAIT_S between attempts; an attempt made sooner is refused with 429 and Retry-After, and
+costs no password hashing. A success clears both keys; a key unused for WINDOW_S starts over.
+Unknown and real user names are throttled alike, so the answers say nothing of which exist.
+"""
+
+from __future__ import annotations
+
+import math
+from datetime import datetime, timedelta
+
+from sqlalchemy import case, delete, func, select
+from sqlalchemy.dialects.postgresql import insert
+from sqlalchemy.orm import Session
+
+from benchdash.auth.models import LoginThrottle
+from benchdash.kit.errors import TooManyRequests
+
+FREE_PER_USER = 5  # attempts on one user name before the backoff starts
+FREE_PER_ADDRESS = 20  # attempts from one address (people behind one NAT share it)
+MAX_WAIT_S = 900.0
+WINDOW_S = 900.0  # a key that saw no attempt this long starts over
+
+
+def keys(username: str, address: str | None) -> dict[str, int]:
+    """The throttle keys of an attempt and the free attempts of each."""
+    out = {f"user:{username.strip().lower()[:200]}": FREE_PER_USER}
+    if address:
+        out[f"addr:{address[:90]}"] = FREE_PER_ADDRESS
+    return out
+
+
+def wait_s(attempts: int, free: int) -> float:
+    """Seconds a key with `attempts` counted attempts must wait before the next one."""
+    return 0.0 if attempts < free else min(2.0 ** (attempts - free), MAX_WAIT_S)
+
+
+def admit(*, session: Session, attempt_keys: dict[str, int]) -> None:
+    """Count this attempt against every key, or raise 429 when one of them must still wait.
+
+    Run it in a transaction of its own (committed whatever the password check says).
+    """
+    names = sorted(attempt_keys)
+    now: datetime = session.scalar(select(func.now()))  # type: ignore[assignment]
+    # Lock the keys' rows in one order; a key seen for the first time has none, and its
+    # concurrent first attempts are each counted by the upsert below.
+    rows = session.execute(
+        select(LoginThrottle.key, LoginThrottle.attempts, LoginThrottle.last_at)
+        .where(LoginThrottle.key.in_(names))
+        .order_by(LoginThrottle.key)
+        .with_for_update()
+    ).all()
+    longest = 0.0
+    for key, attempts, last_at in rows:
+        since = (now - last_at).total_seconds()
+        if since < WINDOW_S:
+            longest = max(longest, wait_s(attempts, attempt_keys[key]) - since)
+    if longest > 0:
+        raise TooManyRequests(
+            f"too many sign-in attempts: try again in {math.ceil(longest)} s",
+            retry_after_s=math.ceil(longest),
+        )
+    stmt = insert(LoginThrottle).values([{"key": k, "attempts": 1, "last_at": now} for k in names])
+    stale = LoginThrottle.last_at < now - timedelta(seconds=WINDOW_S)
+    session.execute(
+        stmt.on_conflict_do_update(
+            index_elements=[LoginThrottle.key],
+            set_={"attempts": case((stale, 1), else_=LoginThrottle.attempts + 1), "last_at": now},
+        )
+    )
+
+
+def clear(*, session: Session, attempt_keys: dict[str, int]) -> None:
+    """A successful sign-in: its keys start over."""
+    session.execute(delete(LoginThrottle).where(LoginThrottle.key.in_(list(attempt_keys))))
