@@ -22,19 +22,33 @@ def check_text(value: str) -> str:
     return value
 
 
+# Free-form JSON (environment, configuration, a manifest's driver) nests at most this deep:
+# what the API stores it must be able to serve back (serialisers stop near 255 levels).
+MAX_JSON_DEPTH = 16
+
+
 def check_json(value: Any, where: str = "") -> Any:
-    """`check_text` on every key and string inside a JSON value; non-finite numbers refused."""
-    if isinstance(value, str):
-        check_text(value)
-    elif isinstance(value, float) and not math.isfinite(value):
-        raise ValueError(f"{where or 'value'}: NaN and infinities are not JSON")
-    elif isinstance(value, dict):
-        for k, v in value.items():
-            check_text(str(k))
-            check_json(v, f"{where}.{k}" if where else str(k))
-    elif isinstance(value, list):
-        for i, v in enumerate(value):
-            check_json(v, f"{where}[{i}]")
+    """`check_text` on every key and string inside a JSON value; non-finite numbers and values
+    nested deeper than MAX_JSON_DEPTH refused. Walks iteratively, so any depth is safe."""
+    stack: list[tuple[Any, str, int]] = [(value, where, 0)]
+    while stack:
+        item, path, depth = stack.pop()
+        if isinstance(item, str):
+            check_text(item)
+        elif isinstance(item, float) and not math.isfinite(item):
+            raise ValueError(f"{path or 'value'}: NaN and infinities are not JSON")
+        elif isinstance(item, dict | list):
+            if depth >= MAX_JSON_DEPTH:
+                raise ValueError(
+                    f"{path or 'value'}: nested deeper than {MAX_JSON_DEPTH} levels; "
+                    "flatten it (keys may hold dots)"
+                )
+            if isinstance(item, dict):
+                for k, v in item.items():
+                    check_text(str(k))
+                    stack.append((v, f"{path}.{k}" if path else str(k), depth + 1))
+            else:
+                stack.extend((v, f"{path}[{i}]", depth + 1) for i, v in enumerate(item))
     return value
 
 
