@@ -45,14 +45,15 @@ def admit(*, session: Session, attempt_keys: dict[str, int]) -> None:
     Run it in a transaction of its own (committed whatever the password check says).
     """
     names = sorted(attempt_keys)
-    now: datetime = session.scalar(select(func.now()))  # type: ignore[assignment]
-    # Lock the keys' rows in one order; a key seen for the first time has none, and its
-    # concurrent first attempts are each counted by the upsert below.
+    # One attempt per key at a time, first attempts included (a key seen for the first time has
+    # no row to lock): a transaction-scoped advisory lock per key, taken in one order.
+    for name in names:
+        session.execute(select(func.pg_advisory_xact_lock(func.hashtextextended(name, 0))))
+    now: datetime = session.scalar(select(func.clock_timestamp()))  # type: ignore[assignment]
     rows = session.execute(
-        select(LoginThrottle.key, LoginThrottle.attempts, LoginThrottle.last_at)
-        .where(LoginThrottle.key.in_(names))
-        .order_by(LoginThrottle.key)
-        .with_for_update()
+        select(LoginThrottle.key, LoginThrottle.attempts, LoginThrottle.last_at).where(
+            LoginThrottle.key.in_(names)
+        )
     ).all()
     longest = 0.0
     for key, attempts, last_at in rows:
