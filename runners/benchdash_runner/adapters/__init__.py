@@ -9,17 +9,26 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
-from benchdash_runner.adapters import benchdash as benchdash_format
 from benchdash_runner.adapters import (
+    ab,
+    asv,
     bmf,
+    catch2,
     criterion,
     gab,
     gbench,
     gobench,
+    gotest_json,
+    hey,
     hyperfine,
+    jmh,
+    libtest,
+    pyperf,
     pytest_benchmark,
+    vitest,
     wrk,
 )
+from benchdash_runner.adapters import benchdash as benchdash_format
 from benchdash_runner.adapters._base import AdapterError, Result
 
 Parser = Callable[[list[Path]], list[Result]]
@@ -35,6 +44,15 @@ ADAPTERS: dict[str, Parser] = {
     "hyperfine": hyperfine.parse,
     "gab-bigger": gab.parse_bigger,
     "gab-smaller": gab.parse_smaller,
+    "jmh": jmh.parse,
+    "catch2": catch2.parse,
+    "pyperf": pyperf.parse,
+    "asv": asv.parse,
+    "libtest": libtest.parse,
+    "gotest-json": gotest_json.parse,
+    "ab": ab.parse,
+    "hey": hey.parse,
+    "vitest": vitest.parse,
 }
 
 __all__ = ["ADAPTERS", "AdapterError", "Parser", "Result", "get", "names", "parse"]

@@ -28,7 +28,9 @@ def test_modes_units_and_parameters(testdata: Path) -> None:
         "ops/s",
         "higher_is_better",
     )
-    assert thrpt["samples"] == pytest.approx([v * 1000 for v in raw[0]["primaryMetric"]["rawData"][0]])
+    assert thrpt["samples"] == pytest.approx(
+        [v * 1000 for v in raw[0]["primaryMetric"]["rawData"][0]]
+    )
     assert len(thrpt["samples"]) == 5 and "value" not in thrpt
     # avgt already in ns/op
     avgt = results[("bd.SmallBench.sortCopy", 1024)]["metrics"][0]
@@ -38,9 +40,12 @@ def test_modes_units_and_parameters(testdata: Path) -> None:
 
 def test_sample_mode_mean_and_per_iteration_percentiles_in_ns(testdata: Path) -> None:
     raw = json.loads((testdata / "jmh/modes.json").read_text())[5]
-    metrics = {m["name"]: m for m in _by_key(jmh.parse([testdata / "jmh/modes.json"]))[
-        ("bd.SmallBench.hashString", 1024)
-    ]["metrics"]}
+    metrics = {
+        m["name"]: m
+        for m in _by_key(jmh.parse([testdata / "jmh/modes.json"]))[
+            ("bd.SmallBench.hashString", 1024)
+        ]["metrics"]
+    }
     assert metrics["sample_time"]["value"] == pytest.approx(raw["primaryMetric"]["score"] * 1000)
     assert metrics["sample_time"]["unit"] == "ns"
     p50 = raw["secondaryMetrics"]["p0.50"]["rawData"][0]
@@ -62,7 +67,9 @@ def test_unknown_mode_and_unit_are_named(testdata: Path, tmp_path: Path) -> None
     data[0]["primaryMetric"]["scoreUnit"] = "ops/fortnight"
     bad = tmp_path / "j.json"
     bad.write_text(json.dumps(data))
-    with pytest.raises(AdapterError, match=r"j.json: \[0\] \(bd.SmallBench.sum\): unknown scoreUnit"):
+    with pytest.raises(
+        AdapterError, match=r"j.json: \[0\] \(bd.SmallBench.sum\): unknown scoreUnit"
+    ):
         jmh.parse([bad])
     data[0]["mode"] = "fast"
     bad.write_text(json.dumps(data))

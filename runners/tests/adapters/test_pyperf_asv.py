@@ -68,9 +68,9 @@ def test_asv_without_benchmarks_json_uses_prefixes(testdata: Path, tmp_path: Pat
     results = asv.parse([lone])
     first = results[0]
     assert first["parameters"] == {"param1": 10, "param2": "list"}
-    assert {r["benchmark"]: r["metrics"][0]["unit"] for r in results}["bench_small.track_items"] == (
-        "value"
-    )
+    assert {r["benchmark"]: r["metrics"][0]["unit"] for r in results}[
+        "bench_small.track_items"
+    ] == ("value")
 
 
 def test_asv_failed_combination_is_left_out(testdata: Path, tmp_path: Path) -> None:
