@@ -23,6 +23,7 @@ from benchdash_runner.adapters import (
     hyperfine,
     jmh,
     libtest,
+    oha,
     pyperf,
     pytest_benchmark,
     vitest,
@@ -53,6 +54,7 @@ ADAPTERS: dict[str, Parser] = {
     "ab": ab.parse,
     "hey": hey.parse,
     "vitest": vitest.parse,
+    "oha": oha.parse,
 }
 
 __all__ = ["ADAPTERS", "AdapterError", "Parser", "Result", "get", "names", "parse"]

@@ -25,6 +25,7 @@ from benchdash_runner.adapters import (
     hey,
     jmh,
     libtest,
+    oha,
     pyperf,
     vitest,
 )
@@ -128,6 +129,7 @@ SNIFFERS: dict[str, Callable[[Probe], bool]] = {
     "hyperfine": _hyperfine,
     "jmh": lambda p: jmh.sniff(p.data),
     "libtest": lambda p: _text(p) and libtest.sniff(p.text),
+    "oha": lambda p: oha.sniff(p.data),
     "pyperf": lambda p: pyperf.sniff(p.data),
     "pytest-benchmark": _pytest_benchmark,
     "vitest": lambda p: vitest.sniff(p.data),

@@ -16,6 +16,7 @@ JSON_INPUTS = {
     "gbench": "gbench/repetitions.json",
     "hyperfine": "hyperfine/sleep.json",
     "jmh": "jmh/modes.json",
+    "oha": "oha/index.json",
     "pyperf": "pyperf/suite.json",
     "pytest-benchmark": "pytest-benchmark/benchmark.json",
     "vitest": "vitest/bench.json",

@@ -40,6 +40,7 @@ def test_registry_knows_every_format() -> None:
         "hyperfine",
         "jmh",
         "libtest",
+        "oha",
         "pyperf",
         "pytest-benchmark",
         "vitest",

@@ -33,6 +33,8 @@ FIXTURES = {
     "jmh/gc.json": "jmh",
     "jmh/modes.json": "jmh",
     "libtest/bench.txt": "libtest",
+    "oha/index.json": "oha",
+    "oha/missing.json": "oha",
     "pyperf/suite.json": "pyperf",
     "pyperf/timeit.json": "pyperf",
     "pytest-benchmark/benchmark.json": "pytest-benchmark",
