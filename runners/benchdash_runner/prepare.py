@@ -59,6 +59,7 @@ def resolve_format(name: str, direction: str | None) -> str:
         raise InputError("--direction only applies to --format gab")
     if name == "auto":
         return name
+    name = adapters.ALIASES.get(name, name)
     if name not in adapters.ADAPTERS:
         raise InputError(f"unknown format {name!r}; known: {', '.join(known_formats())}")
     return name
@@ -66,7 +67,7 @@ def resolve_format(name: str, direction: str | None) -> str:
 
 def known_formats() -> list[str]:
     """The format names the command line accepts."""
-    return sorted([*adapters.names(), "gab", "auto"])
+    return sorted([*adapters.names(), *adapters.ALIASES, "gab", "auto"])
 
 
 def build_document(opts: RunOptions) -> dict[str, Any]:

@@ -19,6 +19,7 @@ from benchdash_runner.adapters import (
     gbench,
     gobench,
     gotest_json,
+    gungraun,
     hey,
     hyperfine,
     jmh,
@@ -55,9 +56,12 @@ ADAPTERS: dict[str, Parser] = {
     "hey": hey.parse,
     "vitest": vitest.parse,
     "oha": oha.parse,
+    "gungraun": gungraun.parse,
 }
+# Other names of a format (iai-callgrind was renamed gungraun; its output has the same shape).
+ALIASES = {"iai-callgrind": "gungraun"}
 
-__all__ = ["ADAPTERS", "AdapterError", "Parser", "Result", "get", "names", "parse"]
+__all__ = ["ADAPTERS", "ALIASES", "AdapterError", "Parser", "Result", "get", "names", "parse"]
 
 
 def names() -> list[str]:
@@ -68,7 +72,7 @@ def names() -> list[str]:
 def get(name: str) -> Parser:
     """Return the parser for a format name or raise KeyError with the known names."""
     try:
-        return ADAPTERS[name]
+        return ADAPTERS[ALIASES.get(name, name)]
     except KeyError:
         hint = " (gab needs a direction: gab-bigger or gab-smaller)" if name == "gab" else ""
         raise KeyError(f"unknown format {name!r}{hint}; known: {', '.join(names())}") from None

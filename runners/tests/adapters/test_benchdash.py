@@ -36,6 +36,7 @@ def test_registry_knows_every_format() -> None:
         "gbench",
         "gobench",
         "gotest-json",
+        "gungraun",
         "hey",
         "hyperfine",
         "jmh",

@@ -26,6 +26,8 @@ FIXTURES = {
     "gbench/repetitions.json": "gbench",
     "gobench/bench.txt": "gobench",
     "gotest-json/bench.jsonl": "gotest-json",
+    "gungraun/changed.txt": "gungraun",
+    "gungraun/first_run.txt": "gungraun",
     "hey/index.txt": "hey",
     "hey/missing.txt": "hey",
     "hyperfine/parameter_scan.json": "hyperfine",
