@@ -23,6 +23,7 @@ from benchdash_runner.adapters import (
     hey,
     hyperfine,
     jmh,
+    k6,
     libtest,
     oha,
     pyperf,
@@ -57,6 +58,7 @@ ADAPTERS: dict[str, Parser] = {
     "vitest": vitest.parse,
     "oha": oha.parse,
     "gungraun": gungraun.parse,
+    "k6": k6.parse,
 }
 # Other names of a format (iai-callgrind was renamed gungraun; its output has the same shape).
 ALIASES = {"iai-callgrind": "gungraun"}

@@ -16,6 +16,7 @@ JSON_INPUTS = {
     "gbench": "gbench/repetitions.json",
     "hyperfine": "hyperfine/sleep.json",
     "jmh": "jmh/modes.json",
+    "k6": "k6/index.json",
     "oha": "oha/index.json",
     "pyperf": "pyperf/suite.json",
     "pytest-benchmark": "pytest-benchmark/benchmark.json",

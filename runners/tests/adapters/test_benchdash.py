@@ -40,6 +40,7 @@ def test_registry_knows_every_format() -> None:
         "hey",
         "hyperfine",
         "jmh",
+        "k6",
         "libtest",
         "oha",
         "pyperf",

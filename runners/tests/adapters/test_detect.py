@@ -34,6 +34,8 @@ FIXTURES = {
     "hyperfine/sleep.json": "hyperfine",
     "jmh/gc.json": "jmh",
     "jmh/modes.json": "jmh",
+    "k6/groups.json": "k6",
+    "k6/index.json": "k6",
     "libtest/bench.txt": "libtest",
     "oha/index.json": "oha",
     "oha/missing.json": "oha",
