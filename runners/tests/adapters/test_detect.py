@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from benchdash_runner import adapters, cli
+from benchdash_runner import adapters, cli, document
 from benchdash_runner.adapters import AdapterError, detect
 
 TESTDATA = Path(__file__).resolve().parents[2] / "testdata"
@@ -91,7 +91,8 @@ def test_every_fixture_is_listed() -> None:
 def test_auto_chooses_right_and_the_file_parses(rel: str) -> None:
     path = TESTDATA / rel
     assert detect.detect(path) == FIXTURES[rel]
-    assert adapters.parse(FIXTURES[rel], [path])
+    results = adapters.parse(FIXTURES[rel], [path])
+    document.build(system="x", results=results)  # a valid document: units, directions, names
 
 
 def test_auto_on_the_large_pytest_benchmark_file(rounds_200k: Path) -> None:
