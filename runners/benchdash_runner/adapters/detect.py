@@ -193,5 +193,7 @@ def detect_all(paths: list[Path]) -> str:
     formats = sorted(set(found.values()))
     if len(formats) > 1:
         listing = ", ".join(f"{p} is {f}" for p, f in found.items())
-        raise AdapterError(paths[0], f"inputs are in different formats ({listing}): upload each")
+        raise AdapterError(
+            paths[0], f"inputs are in different formats ({listing}): upload them separately"
+        )
     return formats[0]
