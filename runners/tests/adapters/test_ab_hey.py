@@ -85,3 +85,14 @@ def test_hey_bad_number_named(testdata: Path, tmp_path: Path) -> None:
     bad.write_text((testdata / "hey/index.txt").read_text().replace("0.0081", "0.00.81"))
     with pytest.raises(AdapterError, match=r"h.txt:6: '0.00.81' is not a number"):
         hey.parse([bad])
+
+
+def test_hey_runs_appended_become_samples(testdata: Path, tmp_path: Path) -> None:
+    both = tmp_path / "index.txt"
+    both.write_text(
+        (testdata / "hey/index.txt").read_text() + (testdata / "hey/missing.txt").read_text()
+    )
+    (result,) = hey.parse([both])
+    m = {x["name"]: x for x in result["metrics"]}
+    assert m["requests_per_second"]["samples"] == [848.5706, 1374.2036]
+    assert m["non_2xx_responses"]["samples"] == [0.0, 500.0]

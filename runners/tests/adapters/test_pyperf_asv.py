@@ -89,3 +89,23 @@ def test_asv_wrong_shape_named(testdata: Path, tmp_path: Path) -> None:
     bad.write_text(json.dumps(data))
     with pytest.raises(AdapterError, match=r"time_sorted: 3 results for 4 combinations"):
         asv.parse([bad])
+
+
+def test_pyperf_reads_its_gzip_output(testdata: Path, tmp_path: Path) -> None:
+    import gzip
+
+    packed = tmp_path / "suite.json.gz"
+    packed.write_bytes(gzip.compress((testdata / "pyperf/suite.json").read_bytes()))
+    assert pyperf.parse([packed]) == pyperf.parse([testdata / "pyperf/suite.json"])
+
+
+def test_asv_without_recorded_samples_takes_its_median(testdata: Path, tmp_path: Path) -> None:
+    data = json.loads((testdata / ASV_RESULT).read_text())
+    cut = data["result_columns"].index("samples")
+    data["result_columns"] = data["result_columns"][:cut]
+    data["results"] = {k: v[:cut] for k, v in data["results"].items()}
+    f = tmp_path / "r.json"
+    f.write_text(json.dumps(data))
+    join = {r["benchmark"]: r for r in asv.parse([f])}["bench_small.time_join"]["metrics"][0]
+    assert join["value"] == pytest.approx(7.115972000008241e-06 * 1e9)
+    assert "samples" not in join
