@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import sys
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -10,6 +11,7 @@ from typing import Any
 
 from benchdash_runner import adapters, document, environment, gitinfo
 from benchdash_runner.adapters import benchdash as benchdash_format
+from benchdash_runner.adapters import detect
 
 GAB_DIRECTIONS = {
     "bigger": "gab-bigger",
@@ -55,6 +57,9 @@ def resolve_format(name: str, direction: str | None) -> str:
         return GAB_DIRECTIONS[direction]
     if direction is not None:
         raise InputError("--direction only applies to --format gab")
+    if name == "auto":
+        return name
+    name = adapters.ALIASES.get(name, name)
     if name not in adapters.ADAPTERS:
         raise InputError(f"unknown format {name!r}; known: {', '.join(known_formats())}")
     return name
@@ -62,7 +67,7 @@ def resolve_format(name: str, direction: str | None) -> str:
 
 def known_formats() -> list[str]:
     """The format names the command line accepts."""
-    return sorted([*adapters.names(), "gab"])
+    return sorted([*adapters.names(), *adapters.ALIASES, "gab", "auto"])
 
 
 def build_document(opts: RunOptions) -> dict[str, Any]:
@@ -71,6 +76,10 @@ def build_document(opts: RunOptions) -> dict[str, Any]:
     for path in opts.paths:
         if not path.exists():
             raise adapters.AdapterError(path, "no such file or directory")
+    if fmt == "auto":
+        fmt = detect.detect_all(opts.paths)
+        shown = ", ".join(str(p) for p in opts.paths)
+        print(f"benchdash: --format auto: {shown}: {fmt}", file=sys.stderr)
     base: dict[str, Any] = {}
     if fmt == "benchdash":
         base = benchdash_format.load_document(opts.paths[0])

@@ -61,6 +61,17 @@ def number(path: Path, value: Any, what: str, line: int | None = None) -> float:
     return float(value)
 
 
+def text_number(path: Path, lineno: int, text: str) -> float:
+    """Read a number printed in a text report (`1,234.5` too) or raise naming file and line."""
+    try:
+        value = float(text.replace(",", ""))
+    except ValueError:
+        raise AdapterError(path, f"{text!r} is not a number", lineno) from None
+    if not math.isfinite(value):
+        raise AdapterError(path, f"{text!r} is not finite", lineno)
+    return value
+
+
 def direction_for_unit(unit: str) -> str:
     """Guess a direction for a custom unit: rates (x/s, ops/sec, Hz) are higher-is-better."""
     return HIGHER if _RATE.search(unit.strip()) else LOWER

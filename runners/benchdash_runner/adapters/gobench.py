@@ -9,6 +9,7 @@ Configuration lines (`goos: linux`), PASS/ok and log output are skipped.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
@@ -35,26 +36,45 @@ _KNOWN = {
 }
 
 
+Series = dict[tuple[str, str], dict[str, Any]]
+
+
 def parse(paths: list[Path]) -> list[Result]:
     """Group benchmark lines by name and parameters; each line adds one sample per unit."""
-    series: dict[tuple[str, str], dict[str, Any]] = {}
+    series: Series = {}
     for path in paths:
-        found = 0
-        for lineno, line in enumerate(read_text(path).splitlines(), start=1):
-            m = _LINE.match(line.strip())
-            if not m:
-                continue
-            found += 1
-            if not m.group(1):
-                raise AdapterError(path, "benchmark line without a name", lineno)
-            name, params = _split_name(m.group(1))
-            values = _pairs(path, lineno, m.group(3))
-            key = (name, repr(sorted(params.items())))
-            entry = series.setdefault(key, {"name": name, "params": params, "units": {}})
-            for unit, value in values:
-                entry["units"].setdefault(unit, []).append(value)
-        if not found:
+        lines = enumerate(read_text(path).splitlines(), start=1)
+        if not collect(path, lines, series):
             raise AdapterError(path, "no benchmark lines found (is this `go test -bench` output?)")
+    return results_of(series)
+
+
+def sniff(text: str) -> bool:
+    """At least one `BenchmarkX-P  N  V unit` line."""
+    return any(_LINE.match(line.strip()) for line in text.splitlines())
+
+
+def collect(path: Path, lines: Iterable[tuple[int, str]], series: Series) -> int:
+    """Add the benchmark lines among numbered `lines` to `series`; return how many there were."""
+    found = 0
+    for lineno, line in lines:
+        m = _LINE.match(line.strip())
+        if not m:
+            continue
+        found += 1
+        if not m.group(1):
+            raise AdapterError(path, "benchmark line without a name", lineno)
+        name, params = _split_name(m.group(1))
+        values = _pairs(path, lineno, m.group(3))
+        key = (name, repr(sorted(params.items())))
+        entry = series.setdefault(key, {"name": name, "params": params, "units": {}})
+        for unit, value in values:
+            entry["units"].setdefault(unit, []).append(value)
+    return found
+
+
+def results_of(series: Series) -> list[Result]:
+    """Turn collected series into results: one metric per unit, one sample per line."""
     results = []
     for entry in series.values():
         metrics = []

@@ -8,21 +8,31 @@ from benchdash_runner import adapters
 from benchdash_runner.adapters import AdapterError
 
 JSON_INPUTS = {
+    "asv": "asv/results/capture/7f33971a-existing-py_tmp_fmt_pyv_bin_python3.json",
     "benchdash": "benchdash/uvhttp_quick.json",
     "bmf": "bmf/gobench.json",
     "gab-bigger": "gab/bigger.json",
     "gab-smaller": "gab/smaller.json",
     "gbench": "gbench/repetitions.json",
     "hyperfine": "hyperfine/sleep.json",
+    "jmh": "jmh/modes.json",
+    "k6": "k6/index.json",
+    "oha": "oha/index.json",
+    "pyperf": "pyperf/suite.json",
     "pytest-benchmark": "pytest-benchmark/benchmark.json",
+    "vitest": "vitest/bench.json",
 }
 
 
 @pytest.mark.parametrize("fmt", sorted(JSON_INPUTS))
 def test_truncated_json_names_file_and_line(fmt: str, testdata: Path, tmp_path: Path) -> None:
-    lines = (testdata / JSON_INPUTS[fmt]).read_text().splitlines()
+    text = (testdata / JSON_INPUTS[fmt]).read_text()
+    lines = text.splitlines()
     bad = tmp_path / "cut.json"
-    bad.write_text("\n".join(lines[: max(3, len(lines) // 2)]))
+    if len(lines) < 6:  # written on one line (asv, pyperf): cut it in the middle
+        bad.write_text(text[: len(text) // 2])
+    else:
+        bad.write_text("\n".join(lines[: max(3, len(lines) // 2)]))
     with pytest.raises(AdapterError) as err:
         adapters.parse(fmt, [bad])
     assert err.value.path == bad

@@ -25,15 +25,27 @@ def test_unknown_direction_names_file_and_field(testdata: Path, tmp_path: Path) 
 
 def test_registry_knows_every_format() -> None:
     assert adapters.names() == [
+        "ab",
+        "asv",
         "benchdash",
         "bmf",
+        "catch2",
         "criterion",
         "gab-bigger",
         "gab-smaller",
         "gbench",
         "gobench",
+        "gotest-json",
+        "gungraun",
+        "hey",
         "hyperfine",
+        "jmh",
+        "k6",
+        "libtest",
+        "oha",
+        "pyperf",
         "pytest-benchmark",
+        "vitest",
         "wrk",
     ]
     with pytest.raises(KeyError, match="gab needs a direction"):
