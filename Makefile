@@ -5,7 +5,8 @@ PY := $(VENV)/bin/python
 PIP := $(VENV)/bin/pip
 STAMP := $(VENV)/.installed
 
-.PHONY: up down deps-up deps-test install test lint test-backend test-runners test-integration \
+# `make check`: the edit-test loop (lint, types, unit suites); `make test`: everything.
+.PHONY: up down deps-up deps-test install check test lint test-backend test-runners test-integration \
 	test-suites test-systems test-frontend test-fuzz test-flaky test-compose bench clean-data
 
 # What a fresh machine lacks is installed (as root) or named with the command to run.
@@ -40,6 +41,16 @@ lint: install
 	$(VENV)/bin/python scripts/check-module-size
 	cd backend && ../$(VENV)/bin/mypy benchdash
 	cd backend && ../$(VENV)/bin/lint-imports
+
+# The edit-test loop: lint and types of every part, the backend suite (real PostgreSQL), the
+# runner unit tests and the frontend's Vitest; no systems, integration or browser tests.
+check: install
+	@start=$$(date +%s); \
+	$(MAKE) --no-print-directory lint && \
+	(cd backend && ../$(VENV)/bin/pytest -q -p no:randomly) && \
+	$(MAKE) --no-print-directory -C runners test PY=$(abspath $(PY)) && \
+	$(MAKE) --no-print-directory -C frontend typecheck lint unit || exit 1; \
+	echo "make check: passed in $$(( $$(date +%s) - start )) s"
 
 test-backend: lint
 	cd backend && ../$(VENV)/bin/pytest

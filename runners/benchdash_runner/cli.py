@@ -113,6 +113,7 @@ def _add_common(p: argparse.ArgumentParser) -> None:
         "--direction", choices=sorted(GAB_DIRECTIONS), help="for --format gab: which way is better"
     )
     p.add_argument("--branch", help="default: from CI variables or git")
+    p.add_argument("--base-branch", help="compare with it until own history (default PR target)")
     p.add_argument("--commit", help="default: from CI variables or git")
     p.add_argument("--testbed", help="machine name; default $BENCHDASH_TESTBED or a fingerprint")
     p.add_argument("--external-id", help="idempotency key; default derived from CI job or inputs")
@@ -130,6 +131,7 @@ def _options(ns: argparse.Namespace) -> RunOptions:
         system=ns.system,
         direction=ns.direction,
         branch=ns.branch,
+        base_branch=ns.base_branch,
         commit=ns.commit,
         testbed=ns.testbed,
         external_id=ns.external_id,

@@ -23,6 +23,7 @@ RUN_STRING_FIELDS = (
     "external_id",
     "commit",
     "branch",
+    "base_branch",
     "version",
     "trigger",
     "profile",

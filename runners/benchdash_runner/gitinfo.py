@@ -17,10 +17,12 @@ from typing import Any
 
 
 def detect(cwd: str | Path | None = None, env: Mapping[str, str] | None = None) -> dict[str, Any]:
-    """Return {commit, branch} (each a str or None) from CI variables, then git."""
+    """Return {commit, branch, base_branch} (each a str or None) from CI variables, then git;
+    base_branch is a pull or merge request's target branch."""
     env = os.environ if env is None else env
     commit: str | None = None
     branch: str | None = None
+    base = env.get("GITHUB_BASE_REF") or env.get("CI_MERGE_REQUEST_TARGET_BRANCH_NAME") or None
     if env.get("GITHUB_ACTIONS") == "true" or env.get("GITHUB_SHA"):
         commit = _github_pr_head_sha(env) or env.get("GITHUB_SHA") or None
         # On pull_request events GITHUB_REF_NAME is "<n>/merge"; the head branch is what
@@ -36,7 +38,7 @@ def detect(cwd: str | Path | None = None, env: Mapping[str, str] | None = None) 
     if branch is None:
         name = _git(["rev-parse", "--abbrev-ref", "HEAD"], cwd)
         branch = name if name and name != "HEAD" else None
-    return {"commit": commit, "branch": branch}
+    return {"commit": commit, "branch": branch, "base_branch": base}
 
 
 def in_ci(env: Mapping[str, str] | None = None) -> bool:

@@ -34,6 +34,7 @@ class RunOptions:
     system: str | None = None
     direction: str | None = None
     branch: str | None = None
+    base_branch: str | None = None
     commit: str | None = None
     testbed: str | None = None
     external_id: str | None = None
@@ -96,6 +97,7 @@ def build_document(opts: RunOptions) -> dict[str, Any]:
     git = gitinfo.detect(env=opts.env)
     run["commit"] = opts.commit or run.get("commit") or git["commit"]
     run["branch"] = opts.branch or run.get("branch") or git["branch"]
+    run["base_branch"] = opts.base_branch or run.get("base_branch") or git["base_branch"]
     run["testbed"] = opts.testbed or run.get("testbed") or opts.env.get("BENCHDASH_TESTBED")
     run["profile"] = opts.profile or run.get("profile")
     run["trigger"] = opts.trigger or run.get("trigger") or default_trigger(opts.env)

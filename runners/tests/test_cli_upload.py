@@ -36,6 +36,7 @@ def test_ok_upload_posts_document_and_exits_0(
     assert doc["schema"] == "benchdash/v1" and doc["system"] == "uvhttp"
     assert doc["run"]["branch"] == "main" and doc["run"]["commit"] == "abc1234"
     assert doc["run"]["trigger"] == "manual"
+    assert "base_branch" not in doc["run"]  # not a pull request: the server's default
     assert doc["run"]["external_id"].startswith("git-abc1234-uvhttp-")
     assert doc["environment"]["cores"] >= 1
     assert len(doc["results"][0]["metrics"]) == 14
@@ -224,3 +225,13 @@ def test_github_actions_ids(env: pytest.MonkeyPatch, fake_api: FakeApi, testdata
         "trigger": "ci",
         "external_id": "gh-4242-1-relay",
     }
+
+
+def test_a_pull_requests_target_is_the_base_branch_unless_told(
+    env: pytest.MonkeyPatch, fake_api: FakeApi, testdata: Path
+) -> None:
+    env.setenv("GITHUB_BASE_REF", "develop")
+    assert cli.main([*ARGS, str(testdata / "wrk/rounds.txt")]) == 0
+    assert cli.main([*ARGS, "--base-branch", "release/2", str(testdata / "wrk/rounds.txt")]) == 0
+    bases = [r["doc"]["run"]["base_branch"] for r in fake_api.requests]
+    assert bases == ["develop", "release/2"]

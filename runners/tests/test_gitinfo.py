@@ -14,7 +14,8 @@ def test_github_push(tmp_path: Path) -> None:
         "GITHUB_RUN_ID": "77",
         "GITHUB_RUN_ATTEMPT": "2",
     }
-    assert gitinfo.detect(cwd=tmp_path, env=env) == {"commit": "a" * 40, "branch": "main"}
+    want = {"commit": "a" * 40, "branch": "main", "base_branch": None}
+    assert gitinfo.detect(cwd=tmp_path, env=env) == want
     assert gitinfo.external_id(system="relay", paths=[], commit=None, env=env) == "gh-77-2-relay"
 
 
@@ -26,10 +27,12 @@ def test_github_pull_request_uses_head_branch_and_sha(tmp_path: Path) -> None:
         "GITHUB_SHA": "m" * 40,
         "GITHUB_REF_NAME": "12/merge",
         "GITHUB_HEAD_REF": "feature/x",
+        "GITHUB_BASE_REF": "develop",
         "GITHUB_EVENT_NAME": "pull_request",
         "GITHUB_EVENT_PATH": str(event),
     }
-    assert gitinfo.detect(cwd=tmp_path, env=env) == {"commit": "b" * 40, "branch": "feature/x"}
+    want = {"commit": "b" * 40, "branch": "feature/x", "base_branch": "develop"}
+    assert gitinfo.detect(cwd=tmp_path, env=env) == want
 
 
 def test_gitlab_merge_request(tmp_path: Path) -> None:
@@ -38,10 +41,12 @@ def test_gitlab_merge_request(tmp_path: Path) -> None:
         "CI_COMMIT_SHA": "c" * 40,
         "CI_COMMIT_REF_NAME": "main",
         "CI_MERGE_REQUEST_SOURCE_BRANCH_NAME": "fix-1",
+        "CI_MERGE_REQUEST_TARGET_BRANCH_NAME": "master",
         "CI_PIPELINE_ID": "5",
         "CI_JOB_ID": "9",
     }
-    assert gitinfo.detect(cwd=tmp_path, env=env) == {"commit": "c" * 40, "branch": "fix-1"}
+    want = {"commit": "c" * 40, "branch": "fix-1", "base_branch": "master"}
+    assert gitinfo.detect(cwd=tmp_path, env=env) == want
     assert gitinfo.external_id(system="cachex", paths=[], commit=None, env=env) == "gl-5-9-cachex"
 
 
@@ -70,7 +75,8 @@ def test_plain_git_and_content_hash(tmp_path: Path) -> None:
 
 def test_no_git_no_ci(tmp_path: Path, monkeypatch) -> None:
     monkeypatch.setenv("GIT_CEILING_DIRECTORIES", str(tmp_path.parent))
-    assert gitinfo.detect(cwd=tmp_path, env={}) == {"commit": None, "branch": None}
+    want = {"commit": None, "branch": None, "base_branch": None}
+    assert gitinfo.detect(cwd=tmp_path, env={}) == want
     assert gitinfo.external_id(system="s", paths=[tmp_path], commit=None, env={}).startswith(
         "local-s-"
     )

@@ -21,18 +21,20 @@ def _words(unit: str, direction: str) -> tuple[str, str]:
     return ("slower", "faster") if timelike else ("worse", "better")
 
 
-def describe_runs(run_ids: Sequence[int], source: str | None) -> str:
-    """'the median of runs #41–#45', 'run #7' or 'the pinned baseline run #3'."""
+def describe_runs(run_ids: Sequence[int], source: str | None, branch: str | None = None) -> str:
+    """'the median of runs #41–#45', 'run #7', 'the pinned baseline run #3', or with a base
+    branch 'the median of main's runs #41–#45'."""
     ids = sorted(run_ids)
     if source == "pinned" and ids:
         return f"the pinned baseline run #{ids[0]}"
+    whose = f"{branch}'s " if branch else ""
     if not ids:
-        return "the baseline"
+        return f"the baseline of {branch}" if branch else "the baseline"
     if len(ids) == 1:
-        return f"run #{ids[0]}"
+        return f"{whose}run #{ids[0]}"
     if ids == list(range(ids[0], ids[-1] + 1)):
-        return f"the median of runs #{ids[0]}–#{ids[-1]}"
-    return "the median of runs " + ", ".join(f"#{i}" for i in ids)
+        return f"the median of {whose}runs #{ids[0]}–#{ids[-1]}"
+    return f"the median of {whose}runs " + ", ".join(f"#{i}" for i in ids)
 
 
 def _fmt(x: float) -> str:
@@ -56,13 +58,16 @@ def _floor_words(floors: Floors) -> str:
     )
 
 
-def explain_verdict(verdict: UploadVerdict, *, unit: str, direction: str) -> str:
-    """Say why an upload got its verdict: change, the noise-calibrated floor, its stage."""
+def explain_verdict(
+    verdict: UploadVerdict, *, unit: str, direction: str, base_branch: str | None = None
+) -> str:
+    """Say why an upload got its verdict: change, the noise-calibrated floor, its stage;
+    `base_branch` when the series was judged on its base branch's history."""
     if verdict.level == Level.NO_BASELINE or verdict.baseline is None:
         return "No earlier run on this branch and testbed to compare with."
     worse, better = _words(unit, direction)
     b = verdict.baseline
-    base = describe_runs(b.run_ids, b.source)
+    base = describe_runs(b.run_ids, b.source, base_branch)
     pct = verdict.change_pct
     if pct is None:  # the baseline was 0: no percentage, but still a direction
         size = f"{better if verdict.level == Level.IMPROVED else worse} than {base}, which was 0"

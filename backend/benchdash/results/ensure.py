@@ -6,12 +6,14 @@ testbed, metrics, benchmarks and series a document names for the first time.
 
 from __future__ import annotations
 
+import dataclasses
+
 from sqlalchemy.dialects.postgresql import insert
 from sqlalchemy.orm import Session
 
 from benchdash.kit.errors import InvalidInput
 from benchdash.results.models import Series
-from benchdash.results.resolve import MetricRow
+from benchdash.results.resolve import BranchRow, MetricRow
 from benchdash.results.schemas import DocumentIn
 from benchdash.systems import service as system_service
 
@@ -49,7 +51,9 @@ def create_missing(
 ) -> None:
     """The slow path of a document that names something new: create it, race-safely."""
     system = system_service.ensure_system(session=session, slug=document.system)
-    br = system_service.ensure_branch(session=session, system_id=system.id, name=branch)
+    br = system_service.ensure_branch(
+        session=session, system_id=system.id, name=branch, base=document.run.base_branch
+    )
     tb = system_service.ensure_testbed(
         session=session, name=testbed, environment=document.environment
     )
@@ -81,3 +85,12 @@ def check_units(declared: dict[str, tuple[str, str]], stored: dict[str, MetricRo
                 f"metric {name!r} is stored as {m.unit} ({m.direction}) but the document says "
                 f"{unit} ({direction}); use a new metric name or the stored unit and direction"
             )
+
+
+def base_branch(session: Session, branch: BranchRow, base: str | None) -> BranchRow:
+    """The branch as judged: an upload naming another target branch (`run.base_branch`) moves
+    the branch's base there for this and later uploads."""
+    if not base or base in (branch.base_branch, branch.name):
+        return branch
+    system_service.set_base_branch(session=session, branch_id=branch.id, base=base)
+    return dataclasses.replace(branch, base_branch=base)

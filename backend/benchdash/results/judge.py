@@ -14,6 +14,7 @@ from sqlalchemy.orm import Session
 
 from benchdash.regression import detector, engine
 from benchdash.regression.explain import explain_verdict
+from benchdash.regression.floors import MIN_HISTORY
 from benchdash.regression.model import Action, Assessment, Mode, OpenAlert, Point, Stage
 from benchdash.results import history, store
 from benchdash.results.read import series_url
@@ -93,8 +94,10 @@ class Judged:
 
 def _histories(
     session: Session, run: Run, branch: BranchRow, keys: list[history.SeriesKey]
-) -> dict[history.SeriesKey, list[Point]]:
-    """Each series' recent points on the branch, else on its base branch (a new branch)."""
+) -> tuple[dict[history.SeriesKey, list[Point]], set[history.SeriesKey]]:
+    """Each series' recent points on the branch; a series with fewer than MIN_HISTORY of its
+    own is judged on its base branch's instead (a young feature branch), when that has more.
+    Returns the points and the keys judged on the base."""
     assert run.testbed_id is not None
     before = (run.started_at, run.id)
     limit = detector.HISTORY_NEEDED
@@ -106,23 +109,24 @@ def _histories(
         before=before,
         limit=limit,
     )
-    missing = [k for k in keys if k not in points]
-    if missing and branch.base_branch:
+    young = [k for k in keys if len(points.get(k, ())) < MIN_HISTORY]
+    if young and branch.base_branch:
         base = system_service.find_branch(
             session=session, system_id=run.system_id, name=branch.base_branch
         )
         if base is not None:
-            points.update(
-                history.recent_points(
-                    session=session,
-                    branch_id=base.id,
-                    testbed_id=run.testbed_id,
-                    keys=missing,
-                    before=before,
-                    limit=limit,
-                )
+            on_base = history.recent_points(
+                session=session,
+                branch_id=base.id,
+                testbed_id=run.testbed_id,
+                keys=young,
+                before=before,
+                limit=limit,
             )
-    return points
+            judged = {k for k, pts in on_base.items() if len(pts) > len(points.get(k, ()))}
+            points.update({k: on_base[k] for k in judged})
+            return points, judged
+    return points, set()
 
 
 def judge_run(
@@ -137,7 +141,7 @@ def judge_run(
 ) -> list[Judged]:
     """Summarise, assess and store every measurement of `run`."""
     keys = list(series)
-    points = _histories(session, run, branch, keys)
+    points, on_base = _histories(session, run, branch, keys)
     pinned: dict[history.SeriesKey, Point] = {}
     if branch.pinned_run_id is not None and branch.pinned_run_id != run.id:
         pinned = history.pinned_points(session=session, run_id=branch.pinned_run_id, keys=keys)
@@ -157,8 +161,13 @@ def judge_run(
         for (b, mt, _), new in zip(items, news, strict=True)
     ]
     texts = [
-        explain_verdict(a.verdict, unit=mt.unit, direction=mt.direction)
-        for (_, mt, _), a in zip(items, assessments, strict=True)
+        explain_verdict(
+            a.verdict,
+            unit=mt.unit,
+            direction=mt.direction,
+            base_branch=branch.base_branch if (b.id, mt.id) in on_base else None,
+        )
+        for (b, mt, _), a in zip(items, assessments, strict=True)
     ]
     sids = [series[(b.id, mt.id)] for b, mt, _ in items]
     ids = store.store(

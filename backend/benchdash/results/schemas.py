@@ -90,6 +90,16 @@ class RunIn(Strict):
     )
     commit: SafeStr | None = Field(None, max_length=64)
     branch: SafeStr = Field("main", min_length=1, max_length=200)
+    base_branch: SafeStr | None = Field(
+        None,
+        min_length=1,
+        max_length=200,
+        description=(
+            "The branch this one is judged against until it has its own history (a pull "
+            "request's target). Default: the system's default branch (main, master, develop "
+            "or trunk, whichever it has)."
+        ),
+    )
     version: SafeStr | None = Field(None, max_length=100)
     trigger: RunTrigger = RunTrigger.CI
     profile: SafeStr | None = Field(None, max_length=40)

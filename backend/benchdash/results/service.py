@@ -161,6 +161,7 @@ def ingest(
         found = lookup()
     ensure.check_units(declared, found.metrics)
     assert found.system_id and found.branch and found.testbed
+    branch = found.branch if queued else ensure.base_branch(session, found.branch, meta.base_branch)
     if queued is not None:
         run = queued.run
         _complete_queued(session=session, document=document, run=run, testbed_id=found.testbed[0])
@@ -190,7 +191,7 @@ def ingest(
     judged = judge.judge_run(
         session=session,
         run=run,
-        branch=found.branch,
+        branch=branch,
         items=items,
         series=series,
         mode=mode,

@@ -83,10 +83,9 @@ def trigger(
         )
     is_sha = 7 <= len(ref) <= 40 and set(ref) <= SHA_CHARS
     # A branch name is its own branch; a commit (or HEAD) is charted on main unless told.
-    default_branch = "main" if is_sha or ref in DETACHED_REFS else ref
-    br = system_service.ensure_branch(
-        session=session, system_id=row.id, name=branch or default_branch
-    )
+    if branch is None and (is_sha or ref in DETACHED_REFS):
+        branch = system_service.default_branch(session=session, system_id=row.id)
+    br = system_service.ensure_branch(session=session, system_id=row.id, name=branch or ref)
     run = Run(
         system_id=row.id,
         branch_id=br.id,

@@ -7,7 +7,7 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
-from sqlalchemy import func, select
+from sqlalchemy import func, select, update
 from sqlalchemy.dialects.postgresql import insert
 from sqlalchemy.orm import Session
 
@@ -61,12 +61,30 @@ def ensure_system(*, session: Session, slug: str, **fields: Any) -> System:
     return get_by_slug(session=session, slug=slug)
 
 
-def ensure_branch(*, session: Session, system_id: int, name: str) -> Branch:
-    """Get or create a branch; new branches other than main start from main."""
+DEFAULT_BRANCHES = ("main", "master", "develop", "trunk")
+
+
+def default_branch(*, session: Session, system_id: int) -> str:
+    """The system's default branch: its oldest of main, master, develop, trunk; else main."""
+    name = session.scalar(
+        select(Branch.name)
+        .where(Branch.system_id == system_id, Branch.name.in_(DEFAULT_BRANCHES))
+        .order_by(Branch.created_at, Branch.id)
+        .limit(1)
+    )
+    return name or "main"
+
+
+def ensure_branch(
+    *, session: Session, system_id: int, name: str, base: str | None = None
+) -> Branch:
+    """Get or create a branch; a new one is judged against `base`, else the default branch."""
     branch = find_branch(session=session, system_id=system_id, name=name)
     if branch is not None:
         return branch
-    base = None if name == "main" else "main"
+    if base is None and name not in DEFAULT_BRANCHES:
+        base = default_branch(session=session, system_id=system_id)
+    base = None if base == name else base
     session.execute(
         insert(Branch)
         .values(system_id=system_id, name=name, base_branch=base, created_at=func.now())
@@ -75,6 +93,11 @@ def ensure_branch(*, session: Session, system_id: int, name: str) -> Branch:
     branch = find_branch(session=session, system_id=system_id, name=name)
     assert branch is not None
     return branch
+
+
+def set_base_branch(*, session: Session, branch_id: int, base: str) -> None:
+    """Judge a branch against `base` from now on (an upload named its target branch)."""
+    session.execute(update(Branch).where(Branch.id == branch_id).values(base_branch=base))
 
 
 def find_branch(*, session: Session, system_id: int, name: str) -> Branch | None:

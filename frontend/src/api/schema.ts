@@ -1210,6 +1210,11 @@ export interface components {
          */
         RunIn: {
             /**
+             * Base Branch
+             * @description The branch this one is judged against until it has its own history (a pull request's target). Default: the system's default branch (main, master, develop or trunk, whichever it has).
+             */
+            base_branch?: string | null;
+            /**
              * Branch
              * @default main
              */
