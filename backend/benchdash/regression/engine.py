@@ -14,7 +14,6 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 import numpy as np
-from scipy import stats as sstats
 
 HIGHER = "higher_is_better"
 LOWER = "lower_is_better"
@@ -140,6 +139,8 @@ def welch_p(new: Sequence[float], base: Sequence[float], *, worse_is_larger: boo
         diff = a.mean() - b.mean()
         return 0.0 if (diff > 0) == worse_is_larger and diff != 0 else 1.0
     alternative = "greater" if worse_is_larger else "less"
+    from scipy import stats as sstats  # lazily: it is most of a cold start's import time
+
     p = float(sstats.ttest_ind(a, b, equal_var=False, alternative=alternative).pvalue)
     return 1.0 if math.isnan(p) else p
 

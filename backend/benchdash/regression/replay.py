@@ -130,12 +130,38 @@ def read_series(raw: str) -> tuple[list[Point], list[int], str]:
     return points, where, direction
 
 
-def run(stdin: TextIO, stdout: TextIO, thresholds: Thresholds) -> int:
-    """The `replay` command: series on stdin, alerts as JSON on stdout."""
-    points, where, direction = read_series(stdin.read())
+def _alerts(raw: str, thresholds: Thresholds) -> list[dict[str, Any]]:
+    points, where, direction = read_series(raw)
     alerts = replay(points, direction=direction, thresholds=thresholds)
     for a in alerts:
         a["index"], a["alarm_index"] = where[a["index"]], where[a["alarm_index"]]
-    json.dump(alerts, stdout)
+    return alerts
+
+
+def run(stdin: TextIO, stdout: TextIO, thresholds: Thresholds) -> int:
+    """The `replay` command: series on stdin, alerts as JSON on stdout."""
+    json.dump(_alerts(stdin.read(), thresholds), stdout)
     stdout.write("\n")
     return 0
+
+
+def run_lines(stdin: TextIO, stdout: TextIO, thresholds: Thresholds) -> int:
+    """`replay --jsonl`: one series per line in, one line per series out, in order:
+    `{"id": <the series' id or its line number>, "alerts": [...]}`, or `{"id", "error"}` for a
+    line that is not a series (the others are still replayed; the exit code is then 2)."""
+    failed = False
+    for number, line in enumerate(stdin, start=1):
+        if not line.strip():
+            continue
+        try:
+            key = json.loads(line).get("id", number)
+        except (ValueError, AttributeError):
+            key = number
+        try:
+            out: dict[str, Any] = {"id": key, "alerts": _alerts(line, thresholds)}
+        except ReplayError as exc:
+            failed = True
+            out = {"id": key, "error": f"line {number}: {exc}"}
+        stdout.write(json.dumps(out) + "\n")
+        stdout.flush()
+    return 2 if failed else 0

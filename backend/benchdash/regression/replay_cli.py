@@ -16,6 +16,11 @@ def add_parser(sub: Any) -> None:
     )
     r.add_argument("--warn", type=float, default=5.0, help="configured warn threshold, %%")
     r.add_argument("--fail", type=float, default=10.0, help="configured fail threshold, %%")
+    r.add_argument(
+        "--jsonl",
+        action="store_true",
+        help='many series, one per line; prints {"id", "alerts"} per line, in order',
+    )
     r.set_defaults(func=run)
 
 
@@ -28,7 +33,8 @@ def run(args: argparse.Namespace) -> int:
         print("error: thresholds need 0 < --warn <= --fail", file=sys.stderr)
         return 2
     try:
-        return replay.run(sys.stdin, sys.stdout, Thresholds(args.warn, args.fail))
+        go = replay.run_lines if args.jsonl else replay.run
+        return go(sys.stdin, sys.stdout, Thresholds(args.warn, args.fail))
     except replay.ReplayError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2

@@ -83,3 +83,26 @@ def test_bad_input_is_a_clear_error(stdin: str, message: str) -> None:
 def test_bad_input_exits_2_with_the_reason() -> None:
     out = run("[1, 2]")
     assert out.returncode == 2 and "points" in out.stderr and out.stdout == ""
+
+
+def test_jsonl_replays_many_series_in_one_call_in_order() -> None:
+    step = json.loads(doc(noisy(70, seed=1, step_at=50, step=0.15)))
+    flat = json.loads(doc(noisy(70, seed=3)))
+    lines = []
+    for i in range(12):
+        series = dict(step if i % 2 == 0 else flat, id=f"s{i}")
+        lines.append(json.dumps(series))
+    lines.insert(5, "not a series")
+    out = run("\n".join(lines) + "\n", "--jsonl")
+    assert out.returncode == 2, "one line was not a series"
+    answers = [json.loads(line) for line in out.stdout.splitlines()]
+    assert [a["id"] for a in answers] == [f"s{i}" for i in range(5)] + [6] + [
+        f"s{i}" for i in range(5, 12)
+    ]
+    assert answers[5]["error"].startswith("line 6: stdin is not JSON")
+    good = [a for a in answers if "alerts" in a]
+    for a in good:
+        stepped = int(a["id"][1:]) % 2 == 0
+        assert [x["index"] for x in a["alerts"]] == ([50] if stepped else []), a
+    # The same answers as one call per series.
+    assert good[0]["alerts"] == json.loads(run(lines[0]).stdout)
