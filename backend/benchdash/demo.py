@@ -56,11 +56,17 @@ def _is_higher(system: dict[str, Any], bench: str, metric: str) -> bool:
     return False
 
 
-def _samples(rng: random.Random, true: float, kind: str | None) -> list[float]:
+# Shares of a whole (hit rate, success rate): noise never takes them past 100 %.
+AT_MOST_100 = frozenset({"hit_rate_pct", "success_pct"})
+
+
+def _samples(rng: random.Random, true: float, kind: str | None, metric: str) -> list[float]:
     if kind == "noisy":
         spread = (0.92, 1.0, 1.08)  # few, widely spread samples: a step the gate cannot confirm
-        return [true * s for s in spread]
-    return [true * (1 + rng.gauss(0, SAMPLE_NOISE)) for _ in range(SAMPLES)]
+        drawn = [true * s for s in spread]
+    else:
+        drawn = [true * (1 + rng.gauss(0, SAMPLE_NOISE)) for _ in range(SAMPLES)]
+    return [min(x, 100.0) for x in drawn] if metric in AT_MOST_100 else drawn
 
 
 def _document(slug: str, i: int, branch: str, when: datetime, rng: random.Random) -> DocumentIn:
@@ -77,7 +83,7 @@ def _document(slug: str, i: int, branch: str, when: datetime, rng: random.Random
                     "name": metric,
                     "unit": unit,
                     "direction": direction,
-                    "samples": _samples(rng, true, kind),
+                    "samples": _samples(rng, true, kind, metric),
                 }
             )
         results.append({"benchmark": name, "parameters": params, "metrics": out})

@@ -35,3 +35,12 @@ def test_demo_history(session: Session) -> None:
         )
     ).scalar_one()
     assert abs(medium - 16544) / 16544 < 0.01
+    # Shares of a whole stay shares: no hit rate or success rate past 100 %.
+    over = session.execute(
+        text(
+            "SELECT count(*) FROM measurement m JOIN metric x ON x.id = m.metric_id "
+            "WHERE x.name IN ('hit_rate_pct', 'success_pct') "
+            "AND (m.value > 100 OR m.max_value > 100)"
+        )
+    ).scalar_one()
+    assert over == 0
