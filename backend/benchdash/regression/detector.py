@@ -89,17 +89,18 @@ def _too_short(
     vals = [p.value for p in pts[-5:]]
     base = Baseline(median(vals), tuple(p.run_id for p in pts[-5:]), (), "median")
     change = change_worse(new.value, base.value, direction)
-    crossing = abs(change) * 100 >= fl.configured.warn
-    level = Level.NOISY if crossing else Level.OK
     pct = change * 100 if math.isfinite(change) else None
-    return UploadVerdict(level, False, base, pct, None, None, "history-too-short", fl, reason)
+    # Learning, whatever the change: the series' noise is not known yet (never "noisy").
+    return UploadVerdict(
+        Level.LEARNING, False, base, pct, None, None, "history-too-short", fl, reason
+    )
 
 
 def _verdict(
     pts: Sequence[Point], start: int, new: Point, direction: str, fl: Floors, pinned: Point | None
 ) -> UploadVerdict:
     if len(pts) < MIN_HISTORY:
-        reason = f"{len(pts)} earlier runs; {MIN_HISTORY} are needed to measure the noise"
+        reason = f"{len(pts)} of the {MIN_HISTORY} runs needed to measure the noise"
         return _too_short(pts, new, direction, fl, reason)
     if new.restart:
         return _too_short(pts, new, direction, fl, "this run restarts the baseline")

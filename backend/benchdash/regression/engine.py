@@ -31,6 +31,7 @@ class Level(StrEnum):
     FAIL = "fail"
     NOISY = "noisy"
     UNSTABLE = "unstable"
+    LEARNING = "learning"  # too few runs (since the start or a restart) to measure the noise
     NO_BASELINE = "no_baseline"
 
 

@@ -74,7 +74,7 @@ def explain_verdict(
     else:
         size = f"{abs(pct):.1f} % {worse if pct >= 0 else better} than {base}"
     if verdict.gate == "history-too-short":
-        return f"{size}; not judged: {verdict.reason}."
+        return f"{size}; learning, not judged yet: {verdict.reason}."
     floor = _floor_words(verdict.floors)
     welch = f", p = {_fmt(verdict.p_value)} within the run" if verdict.p_value is not None else ""
     if verdict.suspected:

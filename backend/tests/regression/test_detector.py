@@ -46,8 +46,8 @@ def test_a_run_at_the_baseline_is_ok() -> None:
 
 def test_too_little_history_is_said_and_never_suspected() -> None:
     v = assess([100.0, 100.0, 100.0], 150.0).verdict
-    assert v.level is Level.NOISY and not v.suspected and v.gate == "history-too-short"
-    assert v.reason is not None and "10 are needed" in v.reason
+    assert v.level is Level.LEARNING and not v.suspected and v.gate == "history-too-short"
+    assert v.reason is not None and v.reason == "3 of the 10 runs needed to measure the noise"
     assert assess([], 1.0).verdict.level is Level.NO_BASELINE
 
 

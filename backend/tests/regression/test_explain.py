@@ -49,5 +49,5 @@ def test_the_two_stage_sentences_name_the_floor_and_the_stage() -> None:
     )
     short = detector.assess(past[:3], Point(3, 150.0), direction="lower_is_better", thresholds=t)
     assert explain_verdict(short.verdict, unit="ns", direction="lower_is_better").endswith(
-        "not judged: 3 earlier runs; 10 are needed to measure the noise."
+        "learning, not judged yet: 3 of the 10 runs needed to measure the noise."
     )

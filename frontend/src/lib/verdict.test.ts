@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { describeRuns, toLevel, verdictSentence, type VerdictFields } from "@/lib/verdict";
+import { describeRuns, LEVELS, toLevel, verdictSentence, type VerdictFields } from "@/lib/verdict";
 
 const base: VerdictFields = {
   level: "fail",
@@ -58,6 +58,15 @@ describe("verdictSentence", () => {
     expect(
       verdictSentence({ ...base, level: "improved", change_pct: -8.25, gate: "welch", p_value: 0.01 }),
     ).toBe("8.3 % faster than the median of runs #41–#45 (p = 0.01); improvement threshold 5 %.");
+  });
+
+  it("says a young series is learning, never noisy", () => {
+    const young = { ...base, level: "learning", gate: "history-too-short", p_value: null };
+    expect(verdictSentence({ ...young, reason: "7 of the 10 runs needed to measure the noise" })).toBe(
+      "11.8 % slower than the median of runs #41–#45; learning, not judged yet: 7 of the 10 runs needed to measure the noise.",
+    );
+    expect(toLevel("learning")).toBe("learning");
+    expect(LEVELS.learning.label).toBe("Learning");
   });
 
   it("handles the first run and unstable samples", () => {

@@ -1,7 +1,7 @@
 /** Verdict levels: their words, colours, marker shapes, and one-sentence explanations. */
 import { color, type ColorToken } from "@/lib/tokens";
 
-export type Level = "fail" | "warn" | "improved" | "noisy" | "unstable" | "ok" | "no_baseline";
+export type Level = "fail" | "warn" | "improved" | "noisy" | "unstable" | "ok" | "learning" | "no_baseline";
 export type Shape = "triangleDown" | "diamond" | "triangleUp" | "ring" | "square" | "dot" | "hollow";
 
 export interface LevelInfo {
@@ -51,12 +51,19 @@ export const LEVELS: Record<Level, LevelInfo> = {
     rank: 4,
   },
   ok: { label: "OK", description: "within the thresholds", shape: "dot", color: color.ok, rank: 5 },
+  learning: {
+    label: "Learning",
+    description: "too few runs yet to measure the noise: not judged",
+    shape: "hollow",
+    color: color.muted,
+    rank: 6,
+  },
   no_baseline: {
     label: "No baseline",
     description: "nothing earlier to compare with",
     shape: "hollow",
     color: color.muted,
-    rank: 6,
+    rank: 7,
   },
 };
 
@@ -95,6 +102,7 @@ function pText(p: number): string {
 
 export interface VerdictFields {
   level: string;
+  reason?: string | null;
   change_pct: number | null;
   p_value: number | null;
   z_score?: number | null;
@@ -139,6 +147,8 @@ export function verdictSentence(v: VerdictFields): string {
       const spread = v.cv !== null && v.cv !== undefined ? `cv ${(v.cv * 100).toFixed(1)} %` : "high spread";
       return `Samples vary too much to judge (${spread} > 10 %); ${size}.`;
     }
+    case "learning":
+      return `${size}; learning, not judged yet${v.reason ? `: ${v.reason}` : ""}.`;
     default:
       return `Within ${w} % of ${base} (${size}).`;
   }

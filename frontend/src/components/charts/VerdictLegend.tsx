@@ -5,7 +5,7 @@ import { STAGES } from "@/lib/stage";
 import { color } from "@/lib/tokens";
 import { LEVELS, type Level } from "@/lib/verdict";
 
-const SHOWN: Level[] = ["fail", "warn", "improved", "noisy", "unstable", "ok", "no_baseline"];
+const SHOWN: Level[] = ["fail", "warn", "improved", "noisy", "unstable", "ok", "learning", "no_baseline"];
 
 /** The chart legend in words: verdict shapes, the stages, and what the lines, marks and bands mean. */
 export function VerdictLegend() {
