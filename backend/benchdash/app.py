@@ -72,6 +72,20 @@ def _method_not_allowed(app: FastAPI, path: str) -> JSONResponse:
     )
 
 
+def build_file(dist: Path, path: str) -> Path | None:
+    """The file of the built UI that `path` names, or None: not a file, outside the build, or a
+    name no file system holds (a segment over 255 bytes is ENAMETOOLONG, not a 500)."""
+    if not path:
+        return None
+    try:
+        candidate = (dist / path).resolve()
+        if candidate.is_file() and dist.resolve() in candidate.parents:
+            return candidate
+    except (OSError, ValueError):
+        pass
+    return None
+
+
 def _mount_ui(app: FastAPI, dist: Path) -> None:
     index = dist / "index.html"
     if (dist / "assets").is_dir():
@@ -83,15 +97,12 @@ def _mount_ui(app: FastAPI, dist: Path) -> None:
             if allowed_methods(app, "/" + path):
                 return _method_not_allowed(app, "/" + path)
             raise NotFound(f"no API route /{path}")
-        candidate = (dist / path).resolve()
-        if path and candidate.is_file() and dist.resolve() in candidate.parents:
-            return FileResponse(candidate)
+        found = build_file(dist, path)
+        if found is not None:
+            return FileResponse(found)
         if index.is_file():
             return FileResponse(index)
-        return JSONResponse(
-            {"detail": "the UI is not built: run `make ui` (or `npm --prefix frontend run build`)"},
-            status_code=404,
-        )
+        raise NotFound(f"the UI is not built in {dist}: run `make -C frontend build`")
 
 
 def reap_once() -> list[int]:
