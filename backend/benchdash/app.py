@@ -15,7 +15,7 @@ from fastapi.routing import APIRoute
 from fastapi.staticfiles import StaticFiles
 from starlette.concurrency import run_in_threadpool
 
-from benchdash import __version__
+from benchdash import __version__, apidocs
 from benchdash.alerts import reruns
 from benchdash.alerts.router import router as alerts_router
 from benchdash.auth import usage
@@ -26,6 +26,7 @@ from benchdash.health import router as health_router
 from benchdash.ingest.router import router as ingest_router
 from benchdash.kit.body import BodyMiddleware
 from benchdash.kit.errors import NotFound
+from benchdash.kit.headers import SecurityHeaders
 from benchdash.kit.problem import install_handlers, problem_response
 from benchdash.kit.request import RequestGuard
 from benchdash.runs import lifecycle
@@ -162,7 +163,7 @@ def create_app() -> FastAPI:
         title="benchdash",
         version=__version__,
         description="Continuous benchmarking: store results, judge regressions, chart trends.",
-        docs_url="/api/docs",
+        docs_url=None,  # benchdash.apidocs: Swagger UI from this origin, no inline script
         redoc_url=None,
         openapi_url="/api/openapi.json",
         generate_unique_id_function=operation_id,
@@ -175,7 +176,9 @@ def create_app() -> FastAPI:
 
     for router in ROUTERS:
         app.include_router(router)
+    app.include_router(apidocs.router)
     app.add_middleware(BodyMiddleware, max_bytes=settings.max_body_bytes)
-    app.add_middleware(RequestGuard)  # added last: the outermost
+    app.add_middleware(RequestGuard)
+    app.add_middleware(SecurityHeaders)  # added last: the outermost, so every answer has them
     _mount_ui(app, settings.frontend_dist)
     return app
