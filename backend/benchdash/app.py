@@ -29,6 +29,7 @@ from benchdash.kit.errors import NotFound
 from benchdash.kit.headers import SecurityHeaders
 from benchdash.kit.problem import install_handlers, problem_response
 from benchdash.kit.request import RequestGuard
+from benchdash.openapi_links import BenchdashAPI
 from benchdash.runs import lifecycle
 from benchdash.runs.router import router as runs_router
 from benchdash.series.router import router as series_router
@@ -158,7 +159,7 @@ async def lifespan(_: FastAPI) -> AsyncIterator[None]:
 def create_app() -> FastAPI:
     """Build the application."""
     settings = get_settings()
-    app = FastAPI(
+    app = BenchdashAPI(
         lifespan=lifespan,
         title="benchdash",
         version=__version__,
