@@ -134,7 +134,8 @@ def main() -> int:
     args = _args()
     how = f"{args.seconds} s" if args.seconds > 0 else f"{args.examples} examples per operation"
     print(f"fuzz: seed {args.seed}, {how}", flush=True)
-    print(f"fuzz: reproduce with BENCHDASH_FUZZ_SEED={args.seed} make test-fuzz", flush=True)
+    again = f" FUZZ_SECONDS={args.seconds}" if args.seconds > 0 else ""
+    print(f"fuzz: reproduce with make test-fuzz FUZZ_SEED={args.seed}{again}", flush=True)
     # Time shares: the admin token reaches every operation, anonymous calls mostly refusals.
     shares = {"spa": 0.1, "anonymous": 0.3, "admin token": 0.6}
     budget = {
