@@ -21,6 +21,7 @@ BUNDLE = "swagger-ui-bundle.js"
 STYLES = "swagger-ui.css"
 
 router = APIRouter(include_in_schema=False)
+PAGES = ("/api/docs", "/api/docs/init.js")
 
 PAGE = """<!doctype html>
 <html lang="en">
@@ -34,7 +35,7 @@ PAGE = """<!doctype html>
 <body>
 <div id="swagger-ui"></div>
 <script src="{assets}/{bundle}"></script>
-<script src="/api/docs/init.js"></script>
+<script src="{init}"></script>
 </body>
 </html>
 """
@@ -55,7 +56,7 @@ INIT = """window.addEventListener("load", function () {
 """
 
 
-@router.get("/api/docs", response_class=HTMLResponse)
+@router.get(PAGES[0], response_class=HTMLResponse)
 def read_docs(request: Request) -> HTMLResponse:
     """The Swagger UI page for this API's OpenAPI document."""
     folder = get_settings().frontend_dist / ASSETS.lstrip("/")
@@ -65,10 +66,11 @@ def read_docs(request: Request) -> HTMLResponse:
             "run `make -C frontend build` (the OpenAPI document is at /api/openapi.json)"
         )
     title = escape(f"{request.app.title} API")
-    return HTMLResponse(PAGE.format(title=title, assets=ASSETS, styles=STYLES, bundle=BUNDLE))
+    page = PAGE.format(title=title, assets=ASSETS, styles=STYLES, bundle=BUNDLE, init=PAGES[1])
+    return HTMLResponse(page)
 
 
-@router.get("/api/docs/init.js")
+@router.get(PAGES[1])
 def read_docs_initializer() -> Response:
     """The script that starts Swagger UI on the docs page."""
     return Response(INIT, media_type="text/javascript")

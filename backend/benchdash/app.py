@@ -26,6 +26,7 @@ from benchdash.health import router as health_router
 from benchdash.ingest.router import router as ingest_router
 from benchdash.kit.body import BodyMiddleware
 from benchdash.kit.errors import NotFound
+from benchdash.kit.head import HeadAsGet
 from benchdash.kit.headers import SecurityHeaders
 from benchdash.kit.problem import install_handlers, problem_response
 from benchdash.kit.request import RequestGuard
@@ -68,7 +69,11 @@ def allowed_methods(app: FastAPI, path: str) -> list[str]:
 
 
 def _method_not_allowed(app: FastAPI, path: str) -> JSONResponse:
-    allow = ", ".join(allowed_methods(app, path))
+    methods = allowed_methods(app, path)
+    undocumented = {app.openapi_url, *apidocs.PAGES}  # GET-only routes outside the document
+    if not methods and path.startswith("/api/") and path not in undocumented:
+        return problem_response(404, "Not found", f"no API route {path}")
+    allow = ", ".join(methods or ["GET", "HEAD"])  # the UI's pages answer GET only
     return problem_response(
         405, "Method not allowed", f"{path} answers {allow} only", headers={"Allow": allow}
     )
@@ -180,6 +185,7 @@ def create_app() -> FastAPI:
     app.include_router(apidocs.router)
     app.add_middleware(BodyMiddleware, max_bytes=settings.max_body_bytes)
     app.add_middleware(RequestGuard)
+    app.add_middleware(HeadAsGet)
     app.add_middleware(SecurityHeaders)  # added last: the outermost, so every answer has them
     _mount_ui(app, settings.frontend_dist)
     return app
