@@ -1,4 +1,5 @@
-"""The FastAPI application: routers, problem handlers, body limit, built UI with SPA fallback."""
+"""The FastAPI application: routers, problem handlers, security headers, body limit, the API
+docs page, built UI with SPA fallback."""
 
 from __future__ import annotations
 
