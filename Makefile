@@ -84,10 +84,12 @@ test: deps-test install
 
 test-suites: test-backend test-runners test-integration test-systems test-frontend
 
-# schemathesis over the live OpenAPI spec, anonymous and with a token (see tests/fuzz/run.py).
+# schemathesis over the live OpenAPI spec (every phase, stateful included), anonymous and with a
+# token, then hypothesis over the SPA fallback and static routes (see tests/fuzz/run.py). A random
+# seed is printed; FUZZ_SEED=N replays it. FUZZ_SECONDS=300 searches for that long (.ci/run).
 test-fuzz: install
 	@$(PIP) install -q -e 'backend[dev,fuzz]'
-	$(PY) tests/fuzz/run.py
+	$(PY) tests/fuzz/run.py $(if $(FUZZ_SECONDS),--seconds $(FUZZ_SECONDS)) $(if $(FUZZ_SEED),--seed $(FUZZ_SEED))
 
 # The Docker Compose stack for real (tests/compose/README.md): stand-in base images where no
 # registry answers, every system's quick run in its runner container, restart, down + up.

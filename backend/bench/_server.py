@@ -11,6 +11,7 @@ import urllib.request
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import IO
 
 BIN = Path(sys.executable).parent
 CLI = str(BIN / "benchdash-server")
@@ -46,9 +47,11 @@ def cli(db: str, *args: str) -> str:
 
 
 @contextmanager
-def api(db: str, workers: int = 1) -> Iterator[str]:
-    """Serve the API on a free port against `db`; yield its base URL."""
+def api(db: str, workers: int = 1, log: Path | None = None) -> Iterator[str]:
+    """Serve the API on a free port against `db`; yield its base URL. Its output (access log,
+    errors) goes to `log`, or nowhere."""
     port = free_port()
+    out: IO[bytes] | int = log.open("ab") if log is not None else subprocess.DEVNULL
     proc = subprocess.Popen(
         [
             CLI,
@@ -62,8 +65,8 @@ def api(db: str, workers: int = 1) -> Iterator[str]:
             str(workers),
         ],
         env={**os.environ, "DATABASE_URL": db},
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
+        stdout=out,
+        stderr=subprocess.STDOUT,
     )
     base = f"http://127.0.0.1:{port}"
     try:
@@ -80,3 +83,5 @@ def api(db: str, workers: int = 1) -> Iterator[str]:
     finally:
         proc.terminate()
         proc.wait(timeout=15)
+        if not isinstance(out, int):
+            out.close()

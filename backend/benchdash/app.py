@@ -1,4 +1,5 @@
-"""The FastAPI application: routers, problem handlers, body limit, built UI with SPA fallback."""
+"""The FastAPI application: routers, problem handlers, security headers, body limit, the API
+docs page, built UI with SPA fallback."""
 
 from __future__ import annotations
 
@@ -15,7 +16,7 @@ from fastapi.routing import APIRoute
 from fastapi.staticfiles import StaticFiles
 from starlette.concurrency import run_in_threadpool
 
-from benchdash import __version__
+from benchdash import __version__, apidocs
 from benchdash.alerts import reruns
 from benchdash.alerts.router import router as alerts_router
 from benchdash.auth import usage
@@ -26,8 +27,11 @@ from benchdash.health import router as health_router
 from benchdash.ingest.router import router as ingest_router
 from benchdash.kit.body import BodyMiddleware
 from benchdash.kit.errors import NotFound
+from benchdash.kit.head import HeadAsGet
+from benchdash.kit.headers import SecurityHeaders
 from benchdash.kit.problem import install_handlers, problem_response
 from benchdash.kit.request import RequestGuard
+from benchdash.openapi_links import BenchdashAPI
 from benchdash.runs import lifecycle
 from benchdash.runs.router import router as runs_router
 from benchdash.series.router import router as series_router
@@ -66,10 +70,28 @@ def allowed_methods(app: FastAPI, path: str) -> list[str]:
 
 
 def _method_not_allowed(app: FastAPI, path: str) -> JSONResponse:
-    allow = ", ".join(allowed_methods(app, path))
+    methods = allowed_methods(app, path)
+    undocumented = {app.openapi_url, *apidocs.PAGES}  # GET-only routes outside the document
+    if not methods and path.startswith("/api/") and path not in undocumented:
+        return problem_response(404, "Not found", f"no API route {path}")
+    allow = ", ".join(methods or ["GET", "HEAD"])  # the UI's pages answer GET only
     return problem_response(
         405, "Method not allowed", f"{path} answers {allow} only", headers={"Allow": allow}
     )
+
+
+def build_file(dist: Path, path: str) -> Path | None:
+    """The file of the built UI that `path` names, or None: not a file, outside the build, or a
+    name no file system holds (a segment over 255 bytes is ENAMETOOLONG, not a 500)."""
+    if not path:
+        return None
+    try:
+        candidate = (dist / path).resolve()
+        if candidate.is_file() and dist.resolve() in candidate.parents:
+            return candidate
+    except (OSError, ValueError):
+        pass
+    return None
 
 
 def _mount_ui(app: FastAPI, dist: Path) -> None:
@@ -83,15 +105,12 @@ def _mount_ui(app: FastAPI, dist: Path) -> None:
             if allowed_methods(app, "/" + path):
                 return _method_not_allowed(app, "/" + path)
             raise NotFound(f"no API route /{path}")
-        candidate = (dist / path).resolve()
-        if path and candidate.is_file() and dist.resolve() in candidate.parents:
-            return FileResponse(candidate)
+        found = build_file(dist, path)
+        if found is not None:
+            return FileResponse(found)
         if index.is_file():
             return FileResponse(index)
-        return JSONResponse(
-            {"detail": "the UI is not built: run `make ui` (or `npm --prefix frontend run build`)"},
-            status_code=404,
-        )
+        raise NotFound(f"the UI is not built in {dist}: run `make -C frontend build`")
 
 
 def reap_once() -> list[int]:
@@ -146,12 +165,12 @@ async def lifespan(_: FastAPI) -> AsyncIterator[None]:
 def create_app() -> FastAPI:
     """Build the application."""
     settings = get_settings()
-    app = FastAPI(
+    app = BenchdashAPI(
         lifespan=lifespan,
         title="benchdash",
         version=__version__,
         description="Continuous benchmarking: store results, judge regressions, chart trends.",
-        docs_url="/api/docs",
+        docs_url=None,  # benchdash.apidocs: Swagger UI from this origin, no inline script
         redoc_url=None,
         openapi_url="/api/openapi.json",
         generate_unique_id_function=operation_id,
@@ -164,7 +183,10 @@ def create_app() -> FastAPI:
 
     for router in ROUTERS:
         app.include_router(router)
+    app.include_router(apidocs.router)
     app.add_middleware(BodyMiddleware, max_bytes=settings.max_body_bytes)
-    app.add_middleware(RequestGuard, error_log=settings.error_log)  # added last: the outermost
+    app.add_middleware(RequestGuard, error_log=settings.error_log)
+    app.add_middleware(HeadAsGet)
+    app.add_middleware(SecurityHeaders)  # added last: the outermost, so every answer has them
     _mount_ui(app, settings.frontend_dist)
     return app

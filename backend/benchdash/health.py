@@ -10,6 +10,7 @@ from sqlalchemy import text
 
 from benchdash.config import REPO_ROOT
 from benchdash.deps import SessionDep
+from benchdash.kit.problem import PROBLEM, RETRY_AFTER_S, Problem, problem_response
 
 router = APIRouter(tags=["health"])
 
@@ -26,19 +27,27 @@ def read_health() -> dict[str, str]:
     return {"status": "ok"}
 
 
-@router.get("/readyz", responses={503: {"description": "Not ready"}})
+NOT_READY = {
+    "model": Problem,
+    "content": {PROBLEM: {}},
+    "description": "Not ready: the database does not answer, or its schema is not at head",
+}
+
+
+def _not_ready(detail: str) -> JSONResponse:
+    return problem_response(
+        503, "Service unavailable", detail, headers={"Retry-After": str(RETRY_AFTER_S)}
+    )
+
+
+@router.get("/readyz", responses={503: NOT_READY})
 def read_readiness(session: SessionDep) -> JSONResponse:
     """The database answers and its schema is at the newest migration."""
     head = alembic_head()
     try:
         current = session.execute(text("SELECT version_num FROM alembic_version")).scalar()
     except Exception as exc:
-        return JSONResponse(
-            {"status": "unavailable", "detail": f"database: {type(exc).__name__}"}, status_code=503
-        )
+        return _not_ready(f"the database does not answer: {type(exc).__name__}")
     if current != head:
-        return JSONResponse(
-            {"status": "migrating", "detail": f"schema at {current}, code expects {head}"},
-            status_code=503,
-        )
+        return _not_ready(f"migrating: the schema is at {current}, this code expects {head}")
     return JSONResponse({"status": "ready", "schema": current})

@@ -1,6 +1,14 @@
 """Health, readiness, the UI fallback and the OpenAPI contract."""
 
+from collections.abc import Iterator
+
+import pytest
 from fastapi.testclient import TestClient
+from sqlalchemy import create_engine
+from sqlalchemy.orm import Session
+
+from benchdash import health
+from benchdash.db import session_scope
 
 
 def test_health_and_ready(client: TestClient) -> None:
@@ -36,3 +44,34 @@ def test_committed_result_schema_is_current() -> None:
     assert committed == result_schema(), (
         "run: benchdash-server schema > runners/schema/result.schema.json"
     )
+
+
+def _problem_503(r: object) -> dict[str, object]:
+    assert r.status_code == 503, r.text  # type: ignore[attr-defined]
+    assert r.headers["content-type"] == "application/problem+json"  # type: ignore[attr-defined]
+    assert r.headers["retry-after"].isdigit()  # type: ignore[attr-defined]
+    body: dict[str, object] = r.json()  # type: ignore[attr-defined]
+    assert body["status"] == 503 and body["title"] == "Service unavailable"
+    return body
+
+
+def test_readyz_during_a_migration_is_a_503_problem(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(health, "alembic_head", lambda: "9999_not_yet")
+    body = _problem_503(client.get("/readyz"))
+    assert "9999_not_yet" in str(body["detail"])
+
+
+def test_readyz_without_a_database_is_a_503_problem(client: TestClient) -> None:
+    # A real engine at a port nothing listens on: the connection is refused.
+    dead = create_engine("postgresql+psycopg://benchdash@127.0.0.1:9/none?connect_timeout=2")
+
+    def no_database() -> Iterator[Session]:
+        with Session(dead) as s:
+            yield s
+
+    client.app.dependency_overrides[session_scope] = no_database  # type: ignore[attr-defined]
+    body = _problem_503(client.get("/readyz"))
+    assert "database" in str(body["detail"])
+    dead.dispose()

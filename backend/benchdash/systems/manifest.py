@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from datetime import UTC, datetime
 from typing import Annotated, Any, Literal
 
@@ -12,6 +13,33 @@ from sqlalchemy.orm import Session
 from benchdash.kit.validation import SafeJson, SafeStr
 from benchdash.systems import service as system_service
 from benchdash.systems.models import DEFAULT_THRESHOLDS, Metric, System
+
+
+# A profile name is what a run stores (`run.profile`, 40 characters) and what a person types:
+# letters, digits, '_', '.', '-'. The pattern states it in the OpenAPI document.
+PROFILE_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,39}$"
+ProfileName = Annotated[
+    str, Field(pattern=PROFILE_PATTERN, description="A profile's name, e.g. `quick`.")
+]
+
+
+def _profiles_schema(schema: dict[str, Any]) -> None:
+    """State the name rule as `propertyNames` (pydantic writes `patternProperties`, which lets
+    any other name through unchecked)."""
+    value = next(iter(schema.pop("patternProperties", {}).values()), None)
+    if value is not None:
+        schema["additionalProperties"] = value
+    schema["propertyNames"] = {"pattern": PROFILE_PATTERN, "maxLength": 40}
+
+
+def check_profile_name(name: object) -> None:
+    """Refuse a profile name a run cannot store, naming it ASCII-escaped (it may hold NUL or a
+    lone surrogate, which a response body cannot carry raw)."""
+    if not isinstance(name, str) or not re.fullmatch(PROFILE_PATTERN, name):
+        raise ValueError(
+            f"profile name {ascii(name)} must be 1 to 40 letters, digits, '_', '.' or '-', "
+            "starting with a letter or digit"
+        )
 
 
 class ManifestMetric(BaseModel):
@@ -48,8 +76,14 @@ class ManifestProfile(BaseModel):
 class ManifestSchedule(BaseModel):
     """A cron schedule of a profile."""
 
-    cron: str
-    profile: str = "quick"
+    cron: SafeStr = Field(max_length=200)
+    profile: ProfileName = "quick"
+
+    @field_validator("profile", mode="before")
+    @classmethod
+    def _profile_name(cls, value: Any) -> Any:
+        check_profile_name(value)
+        return value
 
     @field_validator("cron")
     @classmethod
@@ -70,9 +104,20 @@ class Manifest(BaseModel):
     description: SafeStr | None = Field(None, max_length=2000)
     headline: dict[SafeStr, SafeStr] | None = None
     driver: SafeJson = Field(default_factory=dict)
-    profiles: dict[str, ManifestProfile] = Field(min_length=1)
+    profiles: dict[ProfileName, ManifestProfile] = Field(
+        min_length=1, json_schema_extra=_profiles_schema
+    )
     schedule: ManifestSchedule | None = None
     metrics: list[ManifestMetric] = Field(default_factory=list)
+
+    @field_validator("profiles", mode="before")
+    @classmethod
+    def _profile_names(cls, value: Any) -> Any:
+        # Before pydantic's own key check, whose error would carry the raw key in its `loc`.
+        if isinstance(value, dict):
+            for name in value:
+                check_profile_name(name)
+        return value
 
     @model_validator(mode="after")
     def _schedule_profile_exists(self) -> Manifest:

@@ -872,6 +872,7 @@ export interface components {
             cron: string;
             /**
              * Profile
+             * @description A profile's name, e.g. `quick`.
              * @default quick
              */
             profile: string;
@@ -3797,12 +3798,15 @@ export interface operations {
                     "application/json": unknown;
                 };
             };
-            /** @description Not ready */
+            /** @description Not ready: the database does not answer, or its schema is not at head */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
             };
         };
     };
