@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import os
 import re
+import sys
 from collections.abc import Iterable, Mapping
 
 # What a driver and its toolchains need; nothing here may carry a credential.
@@ -76,3 +77,18 @@ def child_env(
         if allowed(name, value, extra | {name}):
             env[name] = value
     return env
+
+
+def hide_own_environment() -> None:
+    """Make this process's /proc/<pid>/environ (and memory) unreadable to its children.
+
+    A benchmark runs as the agent's user; without this it could read the agent's credentials
+    from /proc/<agent>/environ. A process that is not "dumpable" (prctl PR_SET_DUMPABLE 0) can
+    be read only with CAP_SYS_PTRACE, which neither an ordinary user nor a default container
+    has. Children get the usual dumpable state back when they exec.
+    """
+    if sys.platform.startswith("linux"):
+        import ctypes
+
+        pr_set_dumpable = 4
+        ctypes.CDLL(None, use_errno=True).prctl(pr_set_dumpable, 0, 0, 0, 0)

@@ -3,8 +3,13 @@
 from __future__ import annotations
 
 import json
+import os
+import shutil
 import subprocess
 import sys
+from pathlib import Path
+
+import pytest
 
 from benchdash_runner.childenv import ALLOWED, child_env
 
@@ -68,3 +73,44 @@ def test_a_child_started_with_it_sees_only_it() -> None:
     names = set(json.loads(out.stdout))
     assert "BENCHDASH_TOKEN" not in names and "DATABASE_URL" not in names
     assert {"PATH", "HOME", "CARGO_HOME"} <= names
+
+
+def _as_unprivileged() -> list[str]:
+    """Run as an ordinary user: ourselves, or `nobody` when the tests run as root (root could
+    read any process, so it would prove nothing)."""
+    if os.geteuid() != 0:
+        return []
+    if shutil.which("setpriv") is None:
+        pytest.skip("running as root without setpriv (util-linux) to drop to a plain user")
+    return ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"]
+
+
+@pytest.mark.parametrize("hide", [False, True])
+def test_a_hidden_agent_environment_is_unreadable_to_its_user(hide: bool) -> None:
+    runners = Path(__file__).resolve().parents[1]
+    code = (
+        f"import sys, time; sys.path.insert(0, {str(runners)!r})\n"
+        "from benchdash_runner.childenv import hide_own_environment\n"
+        f"if {hide}: hide_own_environment()\n"
+        "print('ready', flush=True); time.sleep(30)\n"
+    )
+    user = _as_unprivileged()
+    agent = subprocess.Popen(
+        [*user, sys.executable, "-c", code],
+        env={"PATH": os.environ["PATH"], "BENCHDASH_TOKEN": "bd_0123456789ab_plantedplanted"},
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert agent.stdout is not None and agent.stdout.readline() == "ready\n"
+        read = subprocess.run(
+            [*user, "cat", f"/proc/{agent.pid}/environ"], capture_output=True, check=False
+        )
+    finally:
+        agent.kill()
+        agent.wait()
+    if hide:
+        assert read.returncode != 0 and b"BENCHDASH_TOKEN" not in read.stdout
+        assert b"Permission denied" in read.stderr
+    else:  # the control: without it, the same user reads the token
+        assert b"BENCHDASH_TOKEN=bd_" in read.stdout

@@ -25,6 +25,7 @@ from procrastinate import App, PsycopgConnector
 from benchdash_runner.agent.api import AgentApi, ApiError
 from benchdash_runner.agent.execute import AgentSettings, execute
 from benchdash_runner.agent.manifest import Manifest, ManifestError, load
+from benchdash_runner.childenv import hide_own_environment
 
 RUN_TASK = "benchdash.run"
 FIRST_BACKOFF_S, MAX_BACKOFF_S = 1.0, 30.0
@@ -81,6 +82,7 @@ def parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     """Run the agent until SIGINT/SIGTERM."""
+    hide_own_environment()  # the benchmarks it starts cannot read its token from /proc
     args = parser().parse_args(argv)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
     if not args.token:
