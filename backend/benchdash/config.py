@@ -34,7 +34,13 @@ class Settings(BaseSettings):
     admin_password: str | None = Field(None, description="Admin password (first start only)")
     agent_token: str | None = Field(
         None,
-        description="Runner agents' token (scopes agent, upload, trigger), made valid at start",
+        description="One token for the agents of every system (scopes agent, upload), made "
+        "valid at start; prefer agent_tokens",
+    )
+    agent_tokens: str | None = Field(
+        None,
+        description="One token per runner agent, `system=token` pairs separated by commas; "
+        "each made valid at start with scopes agent and upload for its system only",
     )
     frontend_dist: Path = Field(REPO_ROOT / "frontend" / "dist", description="Built UI")
     db_pool_size: int = Field(20, ge=1, le=200, description="Connections per API process")

@@ -3,10 +3,18 @@
 from __future__ import annotations
 
 import time
+from typing import TYPE_CHECKING
 
 from alembic.config import Config
 
 from benchdash.config import REPO_ROOT, get_settings
+
+if TYPE_CHECKING:
+    from sqlalchemy.orm import Session
+
+# What a runner agent does: register its manifest, report its runs (and queue its scheduled
+# ones), upload their results. Not `trigger`, not `admin`.
+AGENT_SCOPES = ("agent", "upload")
 
 
 def alembic_config() -> Config:
@@ -75,8 +83,33 @@ def bootstrap() -> None:
                 session=session,
                 plain=settings.agent_token,
                 name="runner agents (BENCHDASH_AGENT_TOKEN)",
-                scopes=["agent", "upload", "trigger"],
+                scopes=AGENT_SCOPES,
             )
+        ensure_agent_tokens(session=session, spec=settings.agent_tokens or "")
+
+
+def parse_agent_tokens(spec: str) -> dict[str, str]:
+    """`system=token,system=token` (BENCHDASH_AGENT_TOKENS) as {system: token}."""
+    pairs = [item.strip() for item in spec.replace("\n", ",").split(",") if item.strip()]
+    out = {}
+    for pair in pairs:
+        system, sep, plain = pair.partition("=")
+        if not sep or not system.strip() or not plain.strip():
+            raise ValueError("BENCHDASH_AGENT_TOKENS takes system=token pairs separated by commas")
+        out[system.strip()] = plain.strip()
+    return out
+
+
+def ensure_agent_tokens(*, session: Session, spec: str) -> None:
+    """Make each agent's token valid, with the agent's scopes for its own system only."""
+    from benchdash.auth import service as auth_service
+
+    for system, plain in parse_agent_tokens(spec).items():
+        token = auth_service.ensure_token(
+            session=session, plain=plain, name=f"runner agent of {system}", scopes=AGENT_SCOPES
+        )
+        token.systems = [system]
+    session.flush()
 
 
 def require_schema() -> None:

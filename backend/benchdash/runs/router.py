@@ -17,6 +17,7 @@ from benchdash.kit.validation import NamePath, RunIdPath, SlugPath
 from benchdash.runs import lifecycle, stream
 from benchdash.runs import service as run_service
 from benchdash.runs.schemas import ReportAck, RunCreate, RunEvents, RunReport, RunSummary
+from benchdash.runs.states import RunTrigger
 from benchdash.systems.schemas import BaselinePin, BranchRead
 
 router = APIRouter(prefix="/api/v1", tags=["runs"], responses=ERRORS)
@@ -24,8 +25,12 @@ router = APIRouter(prefix="/api/v1", tags=["runs"], responses=ERRORS)
 
 @router.post("/runs", response_model=RunSummary, status_code=201)
 def create_run(body: RunCreate, session: SessionDep, principal: OptionalPrincipal) -> RunSummary:
-    """Queue a run of a system at a ref (signed-in user or a token with the trigger scope)."""
-    auth_service.require(principal, "trigger", body.system)
+    """Queue a run of a system at a ref (signed-in user or a token with the trigger scope;
+    a scheduled run also by the system's agent)."""
+    needed = "trigger"
+    if body.trigger == RunTrigger.SCHEDULE and principal and principal.may("agent", body.system):
+        needed = "agent"  # the agent queues its manifest's cron runs: it needs no trigger scope
+    auth_service.require(principal, needed, body.system)
     run = lifecycle.trigger(
         session=session,
         system=body.system,
