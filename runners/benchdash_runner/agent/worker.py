@@ -86,7 +86,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser().parse_args(argv)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
     if not args.token:
-        print("benchdash-runner: set BENCHDASH_TOKEN (scopes upload + trigger)", file=sys.stderr)
+        print("benchdash-runner: set BENCHDASH_TOKEN (scopes agent + upload)", file=sys.stderr)
         return 1
     if not args.database_url:
         print("benchdash-runner: set DATABASE_URL (the queue lives in PostgreSQL)", file=sys.stderr)
