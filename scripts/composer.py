@@ -37,7 +37,8 @@ def compose_env(
     root: Path, data: Path, kept_secret: Callable[[str], str], systems: Iterable[str]
 ) -> Path:
     """`.env` when the user wrote one, else `.data/compose.env` with secrets made once; an
-    agent token is added for each system that has none yet (one token per runner agent)."""
+    agent token is added for each system that has none yet (one token per runner agent), and
+    the agents' database password."""
     if (root / ".env").exists():
         return root / ".env"
     path = data / "compose.env"
@@ -49,9 +50,10 @@ def compose_env(
         )
         path.chmod(0o600)
     have = path.read_text()
-    missing = [s for s in systems if f"\n{fleet.token_variable(s)}=" not in f"\n{have}"]
-    if missing:
-        lines = "".join(f"{fleet.token_variable(s)}={fleet.new_token()}\n" for s in missing)
+    wanted = {fleet.token_variable(s): fleet.new_token for s in systems}
+    wanted["BENCHDASH_AGENT_DB_PASSWORD"] = lambda: secrets.token_urlsafe(24)
+    lines = "".join(f"{k}={make()}\n" for k, make in wanted.items() if f"\n{k}=" not in f"\n{have}")
+    if lines:  # what a file made by an older `make up` lacks
         path.write_text(have + ("" if have.endswith("\n") or not have else "\n") + lines)
     return path
 

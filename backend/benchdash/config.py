@@ -42,6 +42,11 @@ class Settings(BaseSettings):
         description="One token per runner agent, `system=token` pairs separated by commas; "
         "each made valid at start with scopes agent and upload for its system only",
     )
+    agent_db_password: str | None = Field(
+        None,
+        description="Set: `migrate` keeps the PostgreSQL role benchdash_agent with this password, "
+        "which may use the job queue and host locks only (the runner agents' DATABASE_URL)",
+    )
     frontend_dist: Path = Field(REPO_ROOT / "frontend" / "dist", description="Built UI")
     db_pool_size: int = Field(20, ge=1, le=200, description="Connections per API process")
     db_pool_timeout_s: float = Field(

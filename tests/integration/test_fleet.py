@@ -1,16 +1,20 @@
 """`make up` restarts a dead agent with backoff (issue 23, item 6): scripts/fleet.py with real
-child processes, and with the real selftest agent killed by SIGKILL against the real API."""
+child processes, and with the real selftest agent killed by SIGKILL against the real API (that
+agent logs in to the queue as the agents' database role and with its own system's token)."""
 
 from __future__ import annotations
 
 import os
 import signal
+import subprocess
 import sys
 import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+
+from sqlalchemy import create_engine, text
 
 from tests.integration.agents import TERMINAL, get, post, wait_for
 from tests.integration.conftest import BIN, ROOT, Api
@@ -99,14 +103,18 @@ def test_the_real_agent_comes_back_after_kill_9_and_runs(api: Api, tmp_path: Pat
     stack = {
         **os.environ,
         "DATABASE_URL": api.database_url,
+        "BENCHDASH_AGENT_DB_PASSWORD": "agent-db-pass",  # as make up: the agents' own role
         "BENCHDASH_URL": api.url,
         "BENCHDASH_REPO": str(ROOT),
         "BENCHDASH_HOST_ID": "it-fleet",
         "BENCHDASH_SELFTEST_S": "0.3",
         "BENCHDASH_ADMIN_PASSWORD": "not-for-agents",
     }
+    subprocess.run([str(BIN / "benchdash-server"), "migrate"], env=stack, check=True)
     command = [str(BIN / "benchdash-runner"), "--system", "selftest", "--workdir", str(tmp_path)]
-    agent = fleet.Agent("selftest", command, fleet.agent_env(stack, token), tmp_path / "a.log")
+    agent_env = fleet.agent_env(stack, token)
+    assert agent_env["DATABASE_URL"].startswith("postgresql+psycopg://benchdash_agent:agent-db-")
+    agent = fleet.Agent("selftest", command, agent_env, tmp_path / "a.log")
     said: list[str] = []
     with tended(fleet.Fleet([agent], say=said.append)):
         wait_for(lambda: "queue system.selftest" in _log(agent), 60, "the agent to register")
@@ -118,10 +126,29 @@ def test_the_real_agent_comes_back_after_kill_9_and_runs(api: Api, tmp_path: Pat
         wait_for(lambda: _log(agent).count("queue system.selftest") >= 2, 60, "it to register")
         run = post(api, "/api/v1/runs", {"system": "selftest", "ref": "HEAD", "profile": "quick"})
         final = wait_for(lambda: _ended(api, int(run["id"])), 120, "the new run to end")
+        logins = _logins(api.database_url)
+    assert logins >= 1  # the agent's worker (its LISTEN connection at least) uses the role
     print(f"agent restarted {restarted:.2f} s after kill -9; run {run['id']}: {final['status']}")
     print(*said, sep="\n")
     assert restarted < 5 and agent.restarts == 1
     assert final["status"] == "completed" and final["agent"].endswith(f"/{agent.proc.pid}")
+
+
+def _logins(url: str) -> int:
+    """Sessions on the test database logged in as the agents' role."""
+    engine = create_engine(url)
+    try:
+        with engine.connect() as conn:
+            return int(
+                conn.execute(
+                    text(
+                        "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() "
+                        "AND usename = 'benchdash_agent'"
+                    )
+                ).scalar_one()
+            )
+    finally:
+        engine.dispose()
 
 
 def _log(agent: fleet.Agent) -> str:
