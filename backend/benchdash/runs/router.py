@@ -25,8 +25,7 @@ router = APIRouter(prefix="/api/v1", tags=["runs"], responses=ERRORS)
 
 @router.post("/runs", response_model=RunSummary, status_code=201)
 def create_run(body: RunCreate, session: SessionDep, principal: OptionalPrincipal) -> RunSummary:
-    """Queue a run of a system at a ref (signed-in user or a token with the trigger scope;
-    a scheduled run also by the system's agent)."""
+    """Queue a run of a system at a ref (signed-in user or a token with the trigger scope)."""
     needed = "trigger"
     if body.trigger == RunTrigger.SCHEDULE and principal and principal.may("agent", body.system):
         needed = "agent"  # the agent queues its manifest's cron runs: it needs no trigger scope
