@@ -59,6 +59,12 @@ class Settings(BaseSettings):
     )
     heartbeat_timeout_s: float = Field(60.0, description="Fail active runs silent this long")
     reaper_interval_s: float = Field(10.0, description="How often to look for them (0: never)")
+    agent_live_s: float = Field(
+        30.0, gt=0, description="An agent silent this long is not online (agents say so every 10 s)"
+    )
+    no_agent_wait_s: float = Field(
+        600.0, ge=0, description="Fail a run queued this long for a system with no agent (0: never)"
+    )
     workers: int = Field(
         default_factory=lambda: max(1, min(4, os.cpu_count() or 1)),
         ge=1,

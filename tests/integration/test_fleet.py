@@ -124,7 +124,9 @@ def test_the_real_agent_comes_back_after_kill_9_and_runs(api: Api, tmp_path: Pat
         wait_for(lambda: agent.proc is not None and agent.proc.pid != first, 10, "a new agent")
         restarted = time.monotonic() - t0
         wait_for(lambda: _log(agent).count("queue system.selftest") >= 2, 60, "it to register")
+        time.sleep(1.0)  # its worker starts listening; its first heartbeat reaches the API
         run = post(api, "/api/v1/runs", {"system": "selftest", "ref": "HEAD", "profile": "quick"})
+        assert run["warning"] is None, run["warning"]  # the API knows an agent is online
         final = wait_for(lambda: _ended(api, int(run["id"])), 120, "the new run to end")
         logins = _logins(api.database_url)
     assert logins >= 1  # the agent's worker (its LISTEN connection at least) uses the role
