@@ -182,7 +182,8 @@ def native() -> int:
         fleet.stop(children)
         PIDS.unlink(missing_ok=True)
         if not os.environ.get("DATABASE_URL"):  # the embedded server is ours: stop it too
-            subprocess.run([str(BIN / "benchdash-server"), "db-stop"], env=env, check=False)
+            own = {k: v for k, v in env.items() if k != "DATABASE_URL"}  # else "not ours"
+            subprocess.run([str(BIN / "benchdash-server"), "db-stop"], env=own, check=False)
 
 
 def where_database() -> str:
