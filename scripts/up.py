@@ -132,9 +132,11 @@ def native_env(port: int) -> tuple[dict[str, str], dict[str, str]]:
 
 
 def build_ui() -> None:
-    """Build the frontend once if it exists and is not built."""
+    """Build the frontend once if it exists and is not built (nor built elsewhere: a
+    BENCHDASH_FRONTEND_DIST you set is served as it is)."""
     frontend = ROOT / "frontend"
-    if not (frontend / "package.json").exists() or (frontend / "dist" / "index.html").exists():
+    built = (frontend / "dist" / "index.html").exists() or os.environ.get("BENCHDASH_FRONTEND_DIST")
+    if not (frontend / "package.json").exists() or built:
         return
     print("building the UI (npm install && npm run build) ...", flush=True)
     subprocess.run(["npm", "install", "--no-audit", "--no-fund"], cwd=frontend, check=True)
