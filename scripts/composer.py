@@ -8,8 +8,10 @@ import secrets
 import shutil
 import signal
 import subprocess
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from pathlib import Path
+
+import fleet
 
 PROJECT = "benchdash"  # the Compose project (no top-level `name:`: v1 does not know it)
 
@@ -31,20 +33,28 @@ def compose_command() -> list[str] | None:
     return ["docker-compose"] if shutil.which("docker-compose") else None
 
 
-def compose_env(root: Path, data: Path, kept_secret: Callable[[str], str]) -> Path:
-    """`.env` when the user wrote one, else `.data/compose.env` with secrets made once."""
+def compose_env(
+    root: Path, data: Path, kept_secret: Callable[[str], str], systems: Iterable[str]
+) -> Path:
+    """`.env` when the user wrote one, else `.data/compose.env` with secrets made once; an
+    agent token is added for each system that has none yet (one token per runner agent), and
+    the agents' database password."""
     if (root / ".env").exists():
         return root / ".env"
     path = data / "compose.env"
     if not path.exists():
         data.mkdir(parents=True, exist_ok=True)
-        token = f"bd_{secrets.token_hex(6)}_{secrets.token_urlsafe(32)}"
         path.write_text(
             f"BENCHDASH_SECRET_KEY={secrets.token_urlsafe(32)}\n"
             f"BENCHDASH_ADMIN_PASSWORD={kept_secret('admin-password')}\n"
-            f"BENCHDASH_AGENT_TOKEN={token}\n"
         )
         path.chmod(0o600)
+    have = path.read_text()
+    wanted = {fleet.token_variable(s): fleet.new_token for s in systems}
+    wanted["BENCHDASH_AGENT_DB_PASSWORD"] = lambda: secrets.token_urlsafe(24)
+    lines = "".join(f"{k}={make()}\n" for k, make in wanted.items() if f"\n{k}=" not in f"\n{have}")
+    if lines:  # what a file made by an older `make up` lacks
+        path.write_text(have + ("" if have.endswith("\n") or not have else "\n") + lines)
     return path
 
 

@@ -17,16 +17,17 @@ import subprocess
 import sys
 import time
 import tomllib
-import urllib.request
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+import fleet  # noqa: E402
 from composer import PROJECT, compose_command, compose_env, docker_available, down  # noqa: E402
 
 BIN = ROOT / ".venv" / "bin"
-DATA = ROOT / ".data"
+DATA = Path(os.environ.get("BENCHDASH_DATA_DIR") or ROOT / ".data").resolve()
 PIDS = DATA / "up.pids"  # what `make down` stops when `make up` was left running
 
 API_ENV = (
@@ -35,7 +36,8 @@ API_ENV = (
     "BENCHDASH_ENVIRONMENT",
     "BENCHDASH_ADMIN_USERNAME",
     "BENCHDASH_ADMIN_PASSWORD",
-    "BENCHDASH_AGENT_TOKEN",
+    "BENCHDASH_AGENT_TOKENS",
+    "BENCHDASH_AGENT_DB_PASSWORD",
     "BENCHDASH_PUBLIC_READ",
     "BENCHDASH_HOST",
     "BENCHDASH_PORT",
@@ -83,31 +85,34 @@ def services() -> dict[str, Service]:
     return out
 
 
-def _kept_secret(name: str, make: list[str] | None = None) -> str:
-    """A secret generated once and kept in .data/ (mode 600)."""
+def _kept_secret(name: str, make: Callable[[], str] | None = None) -> str:
+    """A secret generated once and kept in the data directory (mode 600)."""
     path = DATA / name
     if not path.exists():
         DATA.mkdir(parents=True, exist_ok=True)
-        value = (
-            subprocess.run(make, capture_output=True, text=True, check=True).stdout.strip()
-            if make
-            else secrets.token_urlsafe(16)
-        )
-        path.write_text(value + "\n")
+        path.write_text((make or (lambda: secrets.token_urlsafe(16)))() + "\n")
         path.chmod(0o600)
     return path.read_text().strip()
 
 
-def native_env(port: int) -> dict[str, str]:
-    """The variables of the native services, with the same names Compose uses."""
+def native_env(port: int) -> tuple[dict[str, str], dict[str, str]]:
+    """The variables of the native services, with the same names Compose uses, and each
+    system's agent token (its own variable when set, else made once and kept)."""
     env = dict(os.environ)
     env["PATH"] = f"{BIN}{os.pathsep}{env.get('PATH', '')}"
     env.setdefault("BENCHDASH_ADMIN_USERNAME", "admin")
-    env.setdefault("BENCHDASH_ADMIN_PASSWORD", _kept_secret("admin-password"))
-    env.setdefault("BENCHDASH_SECRET_KEY", _kept_secret("secret-key"))
-    token = _kept_secret("agent-token", [str(BIN / "benchdash-server"), "token", "generate"])
-    env.setdefault("BENCHDASH_AGENT_TOKEN", token)
-    env["BENCHDASH_TOKEN"] = env["BENCHDASH_AGENT_TOKEN"]
+    for name, file in (
+        ("BENCHDASH_ADMIN_PASSWORD", "admin-password"),
+        ("BENCHDASH_SECRET_KEY", "secret-key"),
+    ):
+        if not env.get(name):  # a secret given is used, never written down
+            env[name] = _kept_secret(file)
+    tokens = {
+        name: env.get(fleet.token_variable(name))
+        or _kept_secret(f"agent-token-{name}", fleet.new_token)
+        for name in systems()
+    }
+    env["BENCHDASH_AGENT_TOKENS"] = fleet.tokens_spec(tokens)
     env["BENCHDASH_HOST"] = env.get("BENCHDASH_HOST", "0.0.0.0")
     env["BENCHDASH_PORT"] = str(port)
     env["BENCHDASH_URL"] = f"http://127.0.0.1:{port}"
@@ -118,33 +123,24 @@ def native_env(port: int) -> dict[str, str]:
             [str(BIN / "benchdash-server"), "db-url"], capture_output=True, text=True, check=True
         )
         env["DATABASE_URL"] = url.stdout.strip()
-    return env
+    if not os.environ.get("DATABASE_URL") or env.get("BENCHDASH_AGENT_DB_PASSWORD"):
+        # agents get the role `migrate` keeps (queue + host locks); a DATABASE_URL you gave
+        # may lack CREATEROLE, so there only BENCHDASH_AGENT_DB_PASSWORD turns it on
+        password = env.get("BENCHDASH_AGENT_DB_PASSWORD") or _kept_secret("agent-db-password")
+        env["BENCHDASH_AGENT_DB_PASSWORD"] = password
+    return env, tokens
 
 
 def build_ui() -> None:
-    """Build the frontend once if it exists and is not built."""
+    """Build the frontend once if it exists and is not built (nor built elsewhere: a
+    BENCHDASH_FRONTEND_DIST you set is served as it is)."""
     frontend = ROOT / "frontend"
-    if not (frontend / "package.json").exists() or (frontend / "dist" / "index.html").exists():
+    built = (frontend / "dist" / "index.html").exists() or os.environ.get("BENCHDASH_FRONTEND_DIST")
+    if not (frontend / "package.json").exists() or built:
         return
     print("building the UI (npm install && npm run build) ...", flush=True)
     subprocess.run(["npm", "install", "--no-audit", "--no-fund"], cwd=frontend, check=True)
     subprocess.run(["npm", "run", "build"], cwd=frontend, check=True)
-
-
-def wait_ready(url: str, proc: subprocess.Popen[bytes], timeout: float = 120) -> None:
-    """Poll /readyz until it answers 200."""
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if proc.poll() is not None:
-            raise SystemExit(f"the API exited with code {proc.returncode}")
-        try:
-            with urllib.request.urlopen(url + "/readyz", timeout=2) as r:
-                if r.status == 200:
-                    return
-        except OSError:
-            pass
-        time.sleep(0.5)
-    raise SystemExit(f"the API did not become ready within {timeout:.0f} s")
 
 
 def _interrupted(_signum: int, _frame: object) -> None:
@@ -155,62 +151,68 @@ def native() -> int:
     """Run the native stack in the foreground until Ctrl-C (or SIGTERM from `make down`)."""
     signal.signal(signal.SIGTERM, _interrupted)
     port = int(os.environ.get("BENCHDASH_PORT", "8000"))
-    env = native_env(port)
-    where = "DATABASE_URL" if os.environ.get("DATABASE_URL") else "embedded PostgreSQL in .data/pg"
-    print(f"database: {where}; migrating ...", flush=True)
+    env, tokens = native_env(port)
+    print(f"database: {where_database()}; migrating ...", flush=True)
     plan = services()
     subprocess.run(plan["migrate"].command, env=env, check=True)
     build_ui()
     children = [subprocess.Popen(plan["api"].command, env=env)]
     PIDS.write_text(f"{os.getpid()} {children[0].pid}\n")
+    agents = fleet.Fleet([], on_start=_note_pid)
     url = f"http://localhost:{port}"
     try:
-        wait_ready(url, children[0])
-        started, skipped = [], []
+        fleet.wait_ready(url, children[0])
+        skipped = []
         for name, needs in systems().items():
             missing = [cmd for cmd in needs if shutil.which(cmd) is None]
             if missing:
                 skipped.append(f"{name} (needs {', '.join(missing)})")
                 continue
-            log = (DATA / f"agent-{name}.log").open("ab")
-            cmd = plan[f"runner-{name}"].command
-            children.append(subprocess.Popen(cmd, env=env, stdout=log, stderr=subprocess.STDOUT))
-            with PIDS.open("a") as pids:
-                pids.write(f"{children[-1].pid}\n")
-            started.append(name)
-        print(
-            f"\nbenchdash is up: {url}/   (API docs {url}/api/docs)\n"
-            f"first login: user {env['BENCHDASH_ADMIN_USERNAME']!r}, password in "
-            ".data/admin-password (or BENCHDASH_ADMIN_PASSWORD)\n"
-            f"runner agents: {', '.join(started) or 'none'}"
-            + (f"; not started: {', '.join(skipped)}" if skipped else "")
-            + " (logs in .data/agent-<system>.log)\n"
-            "upload token: .venv/bin/benchdash-server token create --system uvhttp --scope upload\n"
-            "demo data:    .venv/bin/benchdash-server demo\n",
-            flush=True,
-        )
+            command = list(plan[f"runner-{name}"].command)
+            agent_env = fleet.agent_env(env, tokens[name])
+            agents.agents.append(fleet.Agent(name, command, agent_env, DATA / f"agent-{name}.log"))
+        agents.start()
+        print(banner(env, url, [a.name for a in agents.agents], skipped), flush=True)
         while children[0].poll() is None:
-            time.sleep(1)
+            agents.tend()  # a dead agent is started again, with backoff
+            time.sleep(0.5)
         return children[0].returncode or 0
     except KeyboardInterrupt:
         return 0
     finally:
-        stop(children)
+        agents.stop()
+        fleet.stop(children)
         PIDS.unlink(missing_ok=True)
         if not os.environ.get("DATABASE_URL"):  # the embedded server is ours: stop it too
-            subprocess.run([str(BIN / "benchdash-server"), "db-stop"], env=env, check=False)
+            own = {k: v for k, v in env.items() if k != "DATABASE_URL"}  # else "not ours"
+            subprocess.run([str(BIN / "benchdash-server"), "db-stop"], env=own, check=False)
 
 
-def stop(children: list[subprocess.Popen[bytes]]) -> None:
-    """SIGTERM every child, then SIGKILL what is still running after 15 s."""
-    for c in children:
-        if c.poll() is None:
-            c.send_signal(signal.SIGTERM)
-    for c in children:
-        try:
-            c.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            c.kill()
+def where_database() -> str:
+    """Which PostgreSQL the stack uses, as `make up` says it."""
+    given = os.environ.get("DATABASE_URL")
+    return "DATABASE_URL" if given else f"embedded PostgreSQL in {DATA / 'pg'}"
+
+
+def _note_pid(pid: int) -> None:
+    with PIDS.open("a") as pids:
+        pids.write(f"{pid}\n")
+
+
+def banner(env: dict[str, str], url: str, started: list[str], skipped: list[str]) -> str:
+    """What `make up` prints once the stack is up."""
+    given = bool(os.environ.get("BENCHDASH_ADMIN_PASSWORD"))
+    password = "BENCHDASH_ADMIN_PASSWORD (as you set it)" if given else str(DATA / "admin-password")
+    return (
+        f"\nbenchdash is up: {url}/   (API docs {url}/api/docs)\n"
+        f"first login: user {env['BENCHDASH_ADMIN_USERNAME']!r}, password in {password}\n"
+        f"runner agents: {', '.join(started) or 'none'}"
+        + (f"; not started: {', '.join(skipped)}" if skipped else "")
+        + f" (each with a token of its own system; logs in {DATA}/agent-<system>.log; "
+        "a dead agent is restarted)\n"
+        "upload token: .venv/bin/benchdash-server token create --system uvhttp --scope upload\n"
+        "demo data:    .venv/bin/benchdash-server demo\n"
+    )
 
 
 def main() -> int:
@@ -231,7 +233,7 @@ def main() -> int:
             flush=True,
         )
         return native()
-    env_file = compose_env(ROOT, DATA, _kept_secret)
+    env_file = compose_env(ROOT, DATA, _kept_secret, systems())
     port = os.environ.get("BENCHDASH_PUBLISH_PORT", "8000")
     print(
         f"starting Compose ({' '.join(compose)}, project {PROJECT}, variables from {env_file}); "

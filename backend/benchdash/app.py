@@ -114,9 +114,16 @@ def _mount_ui(app: FastAPI, dist: Path) -> None:
 
 
 def reap_once() -> list[int]:
-    """Fail runs whose agent went silent (any replica may do it; rows are locked)."""
+    """Fail runs whose agent went silent, and runs queued too long for a system with no agent
+    online (any replica may do it; rows are locked)."""
+    settings = get_settings()
     with transaction() as session:
-        return lifecycle.reap(session=session, timeout_s=get_settings().heartbeat_timeout_s)
+        failed = lifecycle.reap(session=session, timeout_s=settings.heartbeat_timeout_s)
+        if settings.no_agent_wait_s > 0:
+            failed += lifecycle.reap_unserved(
+                session=session, wait_s=settings.no_agent_wait_s, live_s=settings.agent_live_s
+            )
+        return failed
 
 
 def settle_reruns() -> int:
@@ -140,7 +147,7 @@ async def _every(seconds: float, job: Callable[[], object], name: str) -> None:
             log.exception("%s failed", name)
             continue
         if done and name == "reaper":
-            log.warning("failed runs without heartbeat: %s", done)
+            log.warning("failed runs without heartbeat or without an agent: %s", done)
 
 
 @asynccontextmanager

@@ -202,7 +202,8 @@ def parser() -> argparse.ArgumentParser:
     tc.add_argument("--name")
     tc.set_defaults(func=cmd_token)
     t.add_parser(
-        "generate", help="print a new random token (not stored), e.g. for BENCHDASH_AGENT_TOKEN"
+        "generate",
+        help="print a new random token (not stored), e.g. for BENCHDASH_AGENT_TOKEN_<SYSTEM>",
     ).set_defaults(func=cmd_token_generate)
     u = sub.add_parser("user", help="users").add_subparsers(dest="action", required=True)
     uc = u.add_parser("create", help="create a user")

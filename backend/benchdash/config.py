@@ -34,7 +34,18 @@ class Settings(BaseSettings):
     admin_password: str | None = Field(None, description="Admin password (first start only)")
     agent_token: str | None = Field(
         None,
-        description="Runner agents' token (scopes agent, upload, trigger), made valid at start",
+        description="One token for the agents of every system (scopes agent, upload), made "
+        "valid at start; prefer agent_tokens",
+    )
+    agent_tokens: str | None = Field(
+        None,
+        description="One token per runner agent, `system=token` pairs separated by commas; "
+        "each made valid at start with scopes agent and upload for its system only",
+    )
+    agent_db_password: str | None = Field(
+        None,
+        description="Set: `migrate` keeps the PostgreSQL role benchdash_agent with this password, "
+        "which may use the job queue and host locks only (the runner agents' DATABASE_URL)",
     )
     frontend_dist: Path = Field(REPO_ROOT / "frontend" / "dist", description="Built UI")
     db_pool_size: int = Field(20, ge=1, le=200, description="Connections per API process")
@@ -48,6 +59,12 @@ class Settings(BaseSettings):
     )
     heartbeat_timeout_s: float = Field(60.0, description="Fail active runs silent this long")
     reaper_interval_s: float = Field(10.0, description="How often to look for them (0: never)")
+    agent_live_s: float = Field(
+        30.0, gt=0, description="An agent silent this long is not online (agents say so every 10 s)"
+    )
+    no_agent_wait_s: float = Field(
+        600.0, ge=0, description="Fail a run queued this long for a system with no agent (0: never)"
+    )
     workers: int = Field(
         default_factory=lambda: max(1, min(4, os.cpu_count() or 1)),
         ge=1,

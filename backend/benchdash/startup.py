@@ -3,10 +3,18 @@
 from __future__ import annotations
 
 import time
+from typing import TYPE_CHECKING
 
 from alembic.config import Config
 
 from benchdash.config import REPO_ROOT, get_settings
+
+if TYPE_CHECKING:
+    from sqlalchemy.orm import Session
+
+# What a runner agent does: register its manifest, report its runs (and queue its scheduled
+# ones), upload their results. Not `trigger`, not `admin`.
+AGENT_SCOPES = ("agent", "upload")
 
 
 def alembic_config() -> Config:
@@ -54,6 +62,23 @@ def migrate(wait_s: float = 0) -> None:
     if wait_s > 0:
         wait_for_database(wait_s)
     command.upgrade(alembic_config(), "head")
+    password = get_settings().agent_db_password
+    if password:  # after every upgrade: new queue tables are granted too
+        from sqlalchemy.exc import DBAPIError
+
+        from benchdash.db import get_engine
+        from benchdash.runs.agent_role import AGENT_ROLE, ensure_agent_role
+
+        try:
+            with get_engine().begin() as conn:
+                ensure_agent_role(connection=conn, password=password)
+        except DBAPIError as e:
+            raise SystemExit(
+                f"benchdash-server: cannot keep the database role {AGENT_ROLE} "
+                f"({str(e.orig or e).strip().splitlines()[0]}): the database user needs "
+                "CREATEROLE, or unset BENCHDASH_AGENT_DB_PASSWORD (agents then use DATABASE_URL)"
+            ) from None
+        print(f"database role {AGENT_ROLE}: the job queue and host locks only")
 
 
 def bootstrap() -> None:
@@ -75,8 +100,33 @@ def bootstrap() -> None:
                 session=session,
                 plain=settings.agent_token,
                 name="runner agents (BENCHDASH_AGENT_TOKEN)",
-                scopes=["agent", "upload", "trigger"],
+                scopes=AGENT_SCOPES,
             )
+        ensure_agent_tokens(session=session, spec=settings.agent_tokens or "")
+
+
+def parse_agent_tokens(spec: str) -> dict[str, str]:
+    """`system=token,system=token` (BENCHDASH_AGENT_TOKENS) as {system: token}."""
+    pairs = [item.strip() for item in spec.replace("\n", ",").split(",") if item.strip()]
+    out = {}
+    for pair in pairs:
+        system, sep, plain = pair.partition("=")
+        if not sep or not system.strip() or not plain.strip():
+            raise ValueError("BENCHDASH_AGENT_TOKENS takes system=token pairs separated by commas")
+        out[system.strip()] = plain.strip()
+    return out
+
+
+def ensure_agent_tokens(*, session: Session, spec: str) -> None:
+    """Make each agent's token valid, with the agent's scopes for its own system only."""
+    from benchdash.auth import service as auth_service
+
+    for system, plain in parse_agent_tokens(spec).items():
+        token = auth_service.ensure_token(
+            session=session, plain=plain, name=f"runner agent of {system}", scopes=AGENT_SCOPES
+        )
+        token.systems = [system]
+    session.flush()
 
 
 def require_schema() -> None:

@@ -60,7 +60,13 @@ def write_env(path: Path, port: int) -> dict[str, str]:
         "BENCHDASH_ENVIRONMENT": "production",
         "BENCHDASH_ADMIN_USERNAME": "admin",
         "BENCHDASH_ADMIN_PASSWORD": secrets.token_urlsafe(16),
-        "BENCHDASH_AGENT_TOKEN": f"bd_{secrets.token_hex(6)}_{secrets.token_urlsafe(32)}",
+        **{  # one token per runner agent, as `make up` writes them
+            f"BENCHDASH_AGENT_TOKEN_{s.upper().replace('-', '_')}": (
+                f"bd_{secrets.token_hex(6)}_{secrets.token_urlsafe(32)}"
+            )
+            for s in ("cachex", "galay-ssl", "pointsub", "relay", "uvhttp")
+        },
+        "BENCHDASH_AGENT_DB_PASSWORD": secrets.token_urlsafe(24),
         "BENCHDASH_PUBLIC_READ": "true",
         "BENCHDASH_PUBLISH_PORT": str(port),
         "BENCHDASH_HOST_ID": "compose-test",

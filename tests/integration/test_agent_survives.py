@@ -59,6 +59,8 @@ def repo(tmp_path_factory: pytest.TempPathFactory) -> Path:
     survivor = root / "runners" / "survivor"
     survivor.mkdir()
     manifest = (selftest / "runner.toml").read_text().replace("selftest", "survivor")
+    # its driver reads SURVIVOR_PIDS: named in the manifest, or the agent does not pass it on
+    manifest = manifest.replace("pass_env = [", 'pass_env = ["SURVIVOR_PIDS", ', 1)
     (survivor / "runner.toml").write_text(manifest)
     (survivor / "driver.py").write_text(SURVIVOR_DRIVER)
     (survivor / "driver.py").chmod(0o755)

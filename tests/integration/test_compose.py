@@ -44,6 +44,22 @@ def test_commands_env_and_build_match() -> None:
         assert (ROOT / svc.dockerfile).is_file(), svc.dockerfile
 
 
+def test_each_agent_has_a_token_of_its_own_system() -> None:
+    api = COMPOSE["services"]["api"]["environment"]
+    pairs = dict(p.strip().split("=", 1) for p in api["BENCHDASH_AGENT_TOKENS"].split(","))
+    assert "BENCHDASH_AGENT_TOKEN" not in api and "BENCHDASH_TOKEN" not in api
+    for system in UP.systems():
+        variable = UP.fleet.token_variable(system)
+        runner = COMPOSE["services"][f"runner-{system}"]["environment"]
+        assert runner["BENCHDASH_TOKEN"].startswith("${" + variable + ":?"), system
+        assert pairs[system].startswith("${" + variable + ":?"), system
+        assert not [k for k in runner if "PASSWORD" in k or "SECRET" in k or "AGENT_TOKEN" in k]
+        role = UP.fleet.AGENT_DB_ROLE
+        assert runner["DATABASE_URL"].startswith(f"postgresql://{role}:$" + "{"), system
+    agent_role = (ROOT / "backend" / "benchdash" / "runs" / "agent_role.py").read_text()
+    assert f'AGENT_ROLE = "{UP.fleet.AGENT_DB_ROLE}"' in agent_role
+
+
 def test_dockerfiles_run_what_compose_runs() -> None:
     for name, svc in UP.services().items():
         text = (ROOT / svc.dockerfile).read_text()

@@ -10,7 +10,7 @@ from sqlalchemy.orm import Session
 
 from benchdash.db import utcnow
 from benchdash.kit.errors import Conflict, InvalidInput, NotFound
-from benchdash.runs import queue
+from benchdash.runs import agents, queue
 from benchdash.runs.models import Run, RunEvent
 from benchdash.runs.states import ACTIVE, NEXT, TERMINAL, RunStatus
 from benchdash.systems import service as system_service
@@ -184,6 +184,30 @@ def reap(*, session: Session, timeout_s: float) -> list[int]:
         )
     session.flush()
     return [r.id for r in stale]
+
+
+def reap_unserved(*, session: Session, wait_s: float, live_s: float) -> list[int]:
+    """Fail runs queued longer than `wait_s` for a system with no agent online (none sent a
+    heartbeat within `live_s`); returns their ids. A job an agent already took is left alone."""
+    waited = utcnow() - timedelta(seconds=wait_s)
+    queued = session.scalars(
+        select(Run)
+        .where(
+            Run.status == RunStatus.QUEUED,
+            Run.created_at < waited,
+            Run.system_id.not_in(agents.served_systems(live_s)),
+        )
+        .with_for_update(skip_locked=True)
+    ).all()
+    failed = []
+    for run in queued:
+        if run.job_id is None or queue.cancel_job(session=session, job_id=run.job_id):
+            message = f"no runner agent of this system was online for {wait_s:.0f} s"
+            _set_status(session, run, "failed", message)
+            failed.append(run.id)
+    agents.forget_silent(session=session)
+    session.flush()
+    return failed
 
 
 def mark_completed(*, session: Session, run: Run) -> None:

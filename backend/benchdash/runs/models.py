@@ -15,6 +15,7 @@ from sqlalchemy import (
     Integer,
     String,
     Text,
+    UniqueConstraint,
     text,
 )
 from sqlalchemy.dialects.postgresql import JSONB
@@ -79,3 +80,20 @@ class RunEvent(Base):
     at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     kind: Mapped[str] = mapped_column(String(10))
     data: Mapped[dict[str, Any]] = mapped_column(JSONB)
+
+
+class RunnerAgent(Base):
+    """A runner agent as its heartbeats describe it: its system, name and host, last seen."""
+
+    __tablename__ = "runner_agent"
+    __table_args__ = (
+        UniqueConstraint("system_id", "name"),
+        Index("ix_runner_agent_system_seen", "system_id", "last_seen_at"),
+    )
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    system_id: Mapped[int] = mapped_column(ForeignKey("system.id", ondelete="CASCADE"))
+    name: Mapped[str] = mapped_column(String(200))
+    host: Mapped[str | None] = mapped_column(String(200))
+    first_seen_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    last_seen_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)

@@ -9,23 +9,37 @@ from fastapi import APIRouter, Depends, Header, Query, Request
 from fastapi.responses import StreamingResponse
 
 from benchdash.auth import service as auth_service
+from benchdash.config import get_settings
 from benchdash.db import SessionMaker, session_maker
 from benchdash.deps import OptionalPrincipal, ReadAccess, SessionDep
 from benchdash.kit.errors import NotFound
 from benchdash.kit.responses import ERRORS
 from benchdash.kit.validation import NamePath, RunIdPath, SlugPath
-from benchdash.runs import lifecycle, stream
+from benchdash.runs import agents, lifecycle, stream
 from benchdash.runs import service as run_service
-from benchdash.runs.schemas import ReportAck, RunCreate, RunEvents, RunReport, RunSummary
+from benchdash.runs.schemas import (
+    AgentAck,
+    AgentHeartbeat,
+    ReportAck,
+    RunCreate,
+    RunEvents,
+    RunQueued,
+    RunReport,
+    RunSummary,
+)
+from benchdash.runs.states import RunTrigger
 from benchdash.systems.schemas import BaselinePin, BranchRead
 
 router = APIRouter(prefix="/api/v1", tags=["runs"], responses=ERRORS)
 
 
-@router.post("/runs", response_model=RunSummary, status_code=201)
-def create_run(body: RunCreate, session: SessionDep, principal: OptionalPrincipal) -> RunSummary:
+@router.post("/runs", response_model=RunQueued, status_code=201)
+def create_run(body: RunCreate, session: SessionDep, principal: OptionalPrincipal) -> RunQueued:
     """Queue a run of a system at a ref (signed-in user or a token with the trigger scope)."""
-    auth_service.require(principal, "trigger", body.system)
+    needed = "trigger"
+    if body.trigger == RunTrigger.SCHEDULE and principal and principal.may("agent", body.system):
+        needed = "agent"  # the agent queues its manifest's cron runs: it needs no trigger scope
+    auth_service.require(principal, needed, body.system)
     run = lifecycle.trigger(
         session=session,
         system=body.system,
@@ -35,7 +49,24 @@ def create_run(body: RunCreate, session: SessionDep, principal: OptionalPrincipa
         trigger_kind=body.trigger,
         branch=body.branch,
     )
-    return run_service.summary(session=session, run_id=run.id)
+    settings = get_settings()
+    online = agents.live(session=session, system_id=run.system_id, live_s=settings.agent_live_s)
+    warning = None if online else agents.no_agent_warning(body.system, settings.no_agent_wait_s)
+    summary = run_service.summary(session=session, run_id=run.id)
+    return RunQueued(**summary.model_dump(), warning=warning)
+
+
+@router.post("/systems/{slug}/agents/heartbeat", response_model=AgentAck)
+def heartbeat_agent(
+    slug: SlugPath, body: AgentHeartbeat, session: SessionDep, principal: OptionalPrincipal
+) -> AgentAck:
+    """A runner agent is alive (token with the agent scope for the system)."""
+    auth_service.require(principal, "agent", slug)
+    live_s = get_settings().agent_live_s
+    live = agents.heartbeat(
+        session=session, slug=slug, name=body.name, host=body.host, live_s=live_s
+    )
+    return AgentAck(live_agents=live)
 
 
 @router.post("/runs/{run_id}/cancel", response_model=RunSummary)

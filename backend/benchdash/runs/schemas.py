@@ -76,6 +76,29 @@ class RunCreate(BaseModel):
     )
 
 
+class RunQueued(RunSummary):
+    """The run just queued, and whether an agent is there to take it."""
+
+    warning: str | None = Field(
+        None,
+        description="Set when no runner agent of the system is online: the run waits for one "
+        "and fails after the configured wait (BENCHDASH_NO_AGENT_WAIT_S).",
+    )
+
+
+class AgentHeartbeat(BaseModel):
+    """A runner agent saying it is alive (every few seconds, busy or idle)."""
+
+    name: SafeStr = Field(min_length=1, max_length=200, description="The agent (host/pid).")
+    host: SafeStr | None = Field(None, max_length=200, description="Its host id (host lock).")
+
+
+class AgentAck(BaseModel):
+    """The API's answer to a heartbeat."""
+
+    live_agents: int = Field(description="Agents of the system online now, this one included.")
+
+
 AgentState = Literal[
     RunStatus.BUILDING,
     RunStatus.RUNNING,

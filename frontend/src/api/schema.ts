@@ -354,6 +354,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/systems/{slug}/agents/heartbeat": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Heartbeat Agent
+         * @description A runner agent is alive (token with the agent scope for the system).
+         */
+        post: operations["runs-heartbeat_agent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/systems/{slug}/branches/{branch}/baseline": {
         parameters: {
             query?: never;
@@ -458,6 +478,33 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        /**
+         * AgentAck
+         * @description The API's answer to a heartbeat.
+         */
+        AgentAck: {
+            /**
+             * Live Agents
+             * @description Agents of the system online now, this one included.
+             */
+            live_agents: number;
+        };
+        /**
+         * AgentHeartbeat
+         * @description A runner agent saying it is alive (every few seconds, busy or idle).
+         */
+        AgentHeartbeat: {
+            /**
+             * Host
+             * @description Its host id (host lock).
+             */
+            host?: string | null;
+            /**
+             * Name
+             * @description The agent (host/pid).
+             */
+            name: string;
+        };
         /**
          * AlertAck
          * @description An alert's state after an acknowledgement.
@@ -1244,6 +1291,93 @@ export interface components {
             trigger: components["schemas"]["RunTrigger"];
             /** Version */
             version?: string | null;
+        };
+        /**
+         * RunQueued
+         * @description The run just queued, and whether an agent is there to take it.
+         */
+        RunQueued: {
+            /**
+             * Agent
+             * @description The runner agent working on it.
+             */
+            agent?: string | null;
+            /** Branch */
+            branch: string;
+            /**
+             * Cancel Requested
+             * @default false
+             */
+            cancel_requested: boolean;
+            /** Commit */
+            commit: string | null;
+            /**
+             * Counts
+             * @description Verdicts by level.
+             */
+            counts?: {
+                [key: string]: number;
+            };
+            /**
+             * Created At
+             * Format: date-time
+             */
+            created_at: string;
+            /**
+             * External Id
+             * @description The uploader's idempotency key.
+             */
+            external_id: string | null;
+            /** Finished At */
+            finished_at: string | null;
+            /** Id */
+            id: number;
+            /**
+             * Message
+             * @description Why it failed or was cancelled.
+             */
+            message: string | null;
+            /** Profile */
+            profile: string | null;
+            progress?: components["schemas"]["Progress"] | null;
+            /**
+             * Ref
+             * @description The git ref a triggered run checks out.
+             */
+            ref?: string | null;
+            /**
+             * Requested Benchmarks
+             * @description The scenarios a triggered run was asked for (null: the whole profile).
+             */
+            requested_benchmarks?: string[] | null;
+            /**
+             * Rerun Of
+             * @description The run whose suspected change this re-checks.
+             */
+            rerun_of?: number | null;
+            /**
+             * Started At
+             * Format: date-time
+             */
+            started_at: string;
+            status: components["schemas"]["RunStatus"];
+            /** System */
+            system: string;
+            /** Testbed */
+            testbed: string | null;
+            trigger: components["schemas"]["RunTrigger"];
+            /**
+             * Url
+             * @description The UI path of the run.
+             */
+            url: string;
+            /** Version */
+            version: string | null;
+            /**
+             * Warning
+             * @description Set when no runner agent of the system is online: the run waits for one and fails after the configured wait (BENCHDASH_NO_AGENT_WAIT_S).
+             */
+            warning?: string | null;
         };
         /**
          * RunReport
@@ -2525,7 +2659,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["RunSummary"];
+                    "application/json": components["schemas"]["RunQueued"];
                 };
             };
             /** @description Bad request */
@@ -3389,6 +3523,103 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["SystemDetail"];
+                };
+            };
+            /** @description Bad request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Invalid input */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+        };
+    };
+    "runs-heartbeat_agent": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A system slug. */
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AgentHeartbeat"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AgentAck"];
                 };
             };
             /** @description Bad request */

@@ -74,6 +74,12 @@ class AgentApi:
         data: dict[str, Any] = self._call("POST", "/api/v1/results", document)
         return data
 
+    def heartbeat(self, system: str, name: str, host: str) -> int:
+        """Say this agent is alive (once, no retries); returns the system's live agents."""
+        body = {"name": name, "host": host}
+        data = self._call("POST", f"/api/v1/systems/{system}/agents/heartbeat", body, attempts=1)
+        return int(data["live_agents"])
+
     def schedule(self, system: str, profile: str) -> dict[str, Any]:
         """Queue a scheduled run of the default branch."""
         body = {"system": system, "ref": "main", "profile": profile, "trigger": "schedule"}

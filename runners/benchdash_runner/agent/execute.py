@@ -13,19 +13,23 @@ from benchdash_runner.agent.hostlock import HostLock
 from benchdash_runner.agent.manifest import Manifest
 from benchdash_runner.agent.source import SourceError, checkout
 from benchdash_runner.agent.supervisor import AgentSettings, Supervisor
+from benchdash_runner.childenv import child_env
 
 __all__ = ["BUILD_FAILED", "AgentSettings", "execute"]
 
 BUILD_FAILED = 3
 
 
-def _driver_env(run: dict[str, Any]) -> dict[str, str]:
-    env = dict(os.environ)
-    env["PATH"] = f"{Path(sys.executable).parent}{os.pathsep}{env.get('PATH', '')}"
-    env["BENCHDASH_TRIGGER"] = str(run.get("trigger") or "web")
-    env["BENCHDASH_RUN_ID"] = str(run["id"])
-    env["PYTHONUNBUFFERED"] = "1"
-    return env
+def _driver_env(run: dict[str, Any], manifest: Manifest) -> dict[str, str]:
+    """The allow-listed environment of the driver: never the agent's token or database URL."""
+    path = f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}"
+    overrides = {
+        "PATH": path,
+        "BENCHDASH_TRIGGER": str(run.get("trigger") or "web"),
+        "BENCHDASH_RUN_ID": str(run["id"]),
+        "PYTHONUNBUFFERED": "1",
+    }
+    return child_env(pass_env=manifest.pass_env, overrides=overrides)
 
 
 def execute(run_id: int, *, api: AgentApi, manifest: Manifest, settings: AgentSettings) -> str:
@@ -85,7 +89,7 @@ def _run_locked(
     limit = manifest.time_limit(profile)
     api.report(run_id, lines=[f"commit {sha or '(source as built)'}; $ {' '.join(argv)}"])
     sup = Supervisor(api, run_id, settings, lock)
-    code = sup.run(argv, cwd, _driver_env(run), limit)
+    code = sup.run(argv, cwd, _driver_env(run, manifest), limit)
     if sup.outcome == "cancelled":
         api.report(run_id, status="cancelled", message="cancelled: the benchmark was stopped")
         return "cancelled"

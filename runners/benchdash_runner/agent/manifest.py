@@ -22,6 +22,7 @@ class Manifest:
     cron: str | None
     cron_profile: str
     raw: dict[str, Any]
+    pass_env: tuple[str, ...] = ()  # [driver] pass_env: further variables the driver reads
 
     def time_limit(self, profile: str) -> float:
         """Seconds a run of `profile` may take before it is timed out."""
@@ -45,6 +46,9 @@ def load(repo: Path, system: str) -> Manifest:
     profiles = raw.get("profiles")
     if not isinstance(profiles, dict) or not profiles:
         raise ManifestError(f"{path}: at least one [profiles.<name>] table is needed")
+    pass_env = raw["driver"].get("pass_env", [])
+    if not isinstance(pass_env, list) or not all(isinstance(n, str) for n in pass_env):
+        raise ManifestError(f"{path}: [driver] pass_env must be a list of variable names")
     schedule = raw.get("schedule") or {}
     return Manifest(
         system=system,
@@ -53,4 +57,5 @@ def load(repo: Path, system: str) -> Manifest:
         cron=schedule.get("cron"),
         cron_profile=schedule.get("profile", "quick"),
         raw=raw,
+        pass_env=tuple(pass_env),
     )

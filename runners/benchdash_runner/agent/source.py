@@ -5,6 +5,8 @@ from __future__ import annotations
 import subprocess
 from pathlib import Path
 
+from benchdash_runner.childenv import child_env
+
 FIXED_REFS = ("HEAD", "working-tree")
 
 
@@ -14,7 +16,11 @@ class SourceError(Exception):
 
 def _git(repo: Path, *args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        ["git", "-C", str(repo), *args], capture_output=True, text=True, check=False
+        ["git", "-C", str(repo), *args],
+        capture_output=True,
+        text=True,
+        check=False,
+        env=child_env(),  # git runs a checkout's hooks and filters: no credentials for them
     )
 
 

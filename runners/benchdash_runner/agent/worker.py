@@ -16,6 +16,7 @@ import os
 import signal
 import socket
 import sys
+import threading
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -25,9 +26,11 @@ from procrastinate import App, PsycopgConnector
 from benchdash_runner.agent.api import AgentApi, ApiError
 from benchdash_runner.agent.execute import AgentSettings, execute
 from benchdash_runner.agent.manifest import Manifest, ManifestError, load
+from benchdash_runner.childenv import hide_own_environment
 
 RUN_TASK = "benchdash.run"
 FIRST_BACKOFF_S, MAX_BACKOFF_S = 1.0, 30.0
+HEARTBEAT_S = 10.0  # the API counts an agent online for 30 s after one (BENCHDASH_AGENT_LIVE_S)
 log = logging.getLogger("benchdash.runner")
 
 
@@ -81,10 +84,11 @@ def parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     """Run the agent until SIGINT/SIGTERM."""
+    hide_own_environment()  # the benchmarks it starts cannot read its token from /proc
     args = parser().parse_args(argv)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
     if not args.token:
-        print("benchdash-runner: set BENCHDASH_TOKEN (scopes upload + trigger)", file=sys.stderr)
+        print("benchdash-runner: set BENCHDASH_TOKEN (scopes agent + upload)", file=sys.stderr)
         return 1
     if not args.database_url:
         print("benchdash-runner: set DATABASE_URL (the queue lives in PostgreSQL)", file=sys.stderr)
@@ -116,11 +120,33 @@ def main(argv: list[str] | None = None) -> int:
         settings.host_id,
         args.system,
     )
+    stop_beating = threading.Event()
+    beats = threading.Thread(
+        target=heartbeats,
+        args=(AgentApi(args.api, args.token, timeout=10), args.system, settings, stop_beating),
+        daemon=True,
+    )
+    beats.start()
     try:
         asyncio.run(serve(lambda: build_app(manifest, api, settings), settings.name, args.system))
     finally:
+        stop_beating.set()
         api.close()
     return 0
+
+
+def heartbeats(api: AgentApi, system: str, settings: AgentSettings, stop: threading.Event) -> None:
+    """Tell the API every HEARTBEAT_S that this agent is online (busy or idle) until `stop`."""
+    try:
+        while True:
+            try:
+                api.heartbeat(system, settings.name, settings.host_id)
+            except ApiError as exc:  # the API may be restarting: the next one will do
+                log.warning("heartbeat failed: %s", exc)
+            if stop.wait(HEARTBEAT_S):
+                return
+    finally:
+        api.close()
 
 
 async def serve(make_app: Callable[[], App], name: str, system: str) -> None:
