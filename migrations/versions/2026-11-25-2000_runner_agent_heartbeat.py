@@ -5,8 +5,8 @@ say they are alive every few seconds (POST /api/v1/systems/{slug}/agents/heartbe
 warns when a run is queued for a system with none, and fails such a run after
 BENCHDASH_NO_AGENT_WAIT_S.
 
-Revision ID: 0007
-Revises: 0006
+Revision ID: 0009
+Revises: 0008
 Create Date: 2026-11-25 19:00:00+00:00
 """
 
@@ -15,8 +15,8 @@ from collections.abc import Sequence
 import sqlalchemy as sa
 from alembic import op
 
-revision: str = "0007"
-down_revision: str | None = "0006"
+revision: str = "0009"
+down_revision: str | None = "0008"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
