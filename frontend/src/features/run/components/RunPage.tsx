@@ -1,5 +1,7 @@
 import { useEffect, useState } from "react";
+import { useLocation } from "react-router";
 import { isActiveRun } from "@/api/types";
+import { Banner } from "@/components/ui/Banner";
 import { Page } from "@/components/ui/Page";
 import { ErrorState, Loading } from "@/components/ui/States";
 import { useSignedInUser } from "@/lib/session";
@@ -28,6 +30,8 @@ export function RunPage({ runId, view, onView }: RunPageProps) {
   // Queued and triggered runs stream their progress; the finished run is then reloaded.
   const follow = Boolean(status && (isActiveRun(status) || run.data?.ref));
   const live = useRunEvents(runId, follow);
+  // Set by the "Run benchmarks" dialog when the API said no agent of the system is online.
+  const warning = (useLocation().state as { warning?: string | null } | null)?.warning;
   const { refetch } = run;
   // Each state change (and the end of the stream) reloads the header and, at the end, the results.
   useEffect(() => {
@@ -39,6 +43,11 @@ export function RunPage({ runId, view, onView }: RunPageProps) {
   return (
     <Page>
       <RunHeader run={data} />
+      {warning && data.status === "queued" ? (
+        <Banner tone="warn" testId="no-agent">
+          {warning}
+        </Banner>
+      ) : null}
       {data.rerun_of ? <RerunOf runId={data.rerun_of} /> : null}
       {follow ? <LiveRun runId={runId} live={live} /> : null}
       <RerunsPanel reruns={data.reruns ?? []} />

@@ -39,7 +39,11 @@ export function RunBenchmarksDialog({ system }: { system: Schemas["SystemDetail"
   const submit = (e: FormEvent) => {
     e.preventDefault();
     const body = { system: system.slug, ref: ref.trim(), profile, benchmarks: picked.length ? picked : null };
-    create.mutate({ ...body, trigger: "web" }, { onSuccess: (run) => void navigate(`/runs/${run.id}`) });
+    // The API warns when no agent of the system is online; the run page says so while it waits.
+    create.mutate(
+      { ...body, trigger: "web" },
+      { onSuccess: (run) => void navigate(`/runs/${run.id}`, { state: { warning: run.warning ?? null } }) },
+    );
   };
   const pickProfile = (p: Profile) => {
     setProfile(p);
