@@ -74,7 +74,7 @@ def print_table(console: Console, verdicts: list[dict[str, Any]]) -> None:
             str(v.get("metric", "?")),
             f"{fmt_number(v.get('value'))} {v.get('unit', '')}".strip(),
             fmt_number(v.get("baseline")),
-            fmt_change(v.get("change_pct")),
+            fmt_change(v.get("change_pct"), v.get("direction")),
             fmt_number(v.get("p_value")),
         )
     console.print(table)
@@ -122,7 +122,8 @@ def _md_table(verdicts: list[dict[str, Any]], base: str) -> list[str]:
         out.append(
             f"| {badge} | {label} | {_md_escape(str(v.get('metric', '?')))}"
             f" | {fmt_number(v.get('value'))} {_md_escape(str(v.get('unit', '')))}"
-            f" | {fmt_number(v.get('baseline'))} | {fmt_change(v.get('change_pct'))}"
+            f" | {fmt_number(v.get('baseline'))}"
+            f" | {fmt_change(v.get('change_pct'), v.get('direction'))}"
             f" | {fmt_number(v.get('p_value'))} | {_md_escape(str(v.get('explanation') or ''))} |"
         )
     return out
@@ -137,11 +138,15 @@ def fmt_number(x: Any) -> str:
     return str(x)
 
 
-def fmt_change(x: Any) -> str:
-    """A signed percentage (positive = worse, as the server reports it)."""
+def fmt_change(x: Any, direction: Any = "lower_is_better") -> str:
+    """The change in the metric's own direction, with a word: "-11.8 % · worse" for a throughput
+    that fell (the server's change_pct is positive when worse, whatever the direction)."""
     if not isinstance(x, (int, float)):
         return _MISSING
-    return "0.0 %" if round(x, 1) == 0 else f"{x:+.1f} %"
+    if round(x, 1) == 0:
+        return "0.0 %"
+    moved = -x if direction == "higher_is_better" else x
+    return f"{'+' if moved > 0 else '-'}{abs(x):.1f} % · {'worse' if x > 0 else 'better'}"
 
 
 def _md_url(url: str) -> str:

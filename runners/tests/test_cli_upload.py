@@ -64,7 +64,7 @@ def test_fail_verdict_exits_2_and_summary_links_the_series(
         f"({fake_api.url}/systems/uvhttp?benchmark=rounds&metric=requests_per_second&branch=main)"
     )
     assert link in regressions
-    assert "+12.0 %" in regressions and "latency_avg_ms" not in regressions
+    assert "-12.0 % · worse" in regressions and "latency_avg_ms" not in regressions
     assert "fail" in capsys.readouterr().out
 
 

@@ -40,7 +40,7 @@ def test_markdown_lists_regressions_with_chart_links() -> None:
         "[a\\|b c {threads=2}](https://bench.example/systems/uvhttp?benchmark=a%7Cb%20c&"
         in regressions
     )
-    assert "+6.2 %" in regressions or "+6.3 %" in regressions
+    assert "-6.2 % · worse" in regressions or "-6.3 % · worse" in regressions  # req/s fell
     assert "All other verdicts (1)" in text
 
 
@@ -67,7 +67,9 @@ def test_long_tables_hide_ok_rows() -> None:
 def test_formatting_helpers() -> None:
     assert summary.fmt_number(None) == "\u2013"
     assert summary.fmt_number(1234567.0) == "1.235e+06"
-    assert summary.fmt_change(-3.14159) == "-3.1 %"
+    assert summary.fmt_change(-3.14159) == "-3.1 % · better"
+    assert summary.fmt_change(11.8, "higher_is_better") == "-11.8 % · worse"
+    assert summary.fmt_change(11.8, "lower_is_better") == "+11.8 % · worse"
     assert summary.counts_line([]) == "no verdicts"
 
 

@@ -22,6 +22,9 @@ class AlertRead(BaseModel):
     params_key: str = Field(description="Canonical JSON of the parameters.")
     metric: str
     unit: str
+    direction: Literal["higher_is_better", "lower_is_better"] = Field(
+        description="Which way the metric is better: changes are shown in its own direction."
+    )
     branch: str
     testbed: str
     run_id: int = Field(description="The step's first bad run.")

@@ -85,6 +85,7 @@ def list_alerts(
             params_key=b.params_key,
             metric=m.name,
             unit=m.unit,
+            direction=m.direction,
             branch=branch,
             testbed=testbed,
             run_id=a.run_id,

@@ -551,6 +551,12 @@ export interface components {
              * @description change-point, persistence or re-runs (null: opened before 0004).
              */
             confirmed_by?: string | null;
+            /**
+             * Direction
+             * @description Which way the metric is better: changes are shown in its own direction.
+             * @enum {string}
+             */
+            direction: "higher_is_better" | "lower_is_better";
             /** Explanation */
             explanation: string;
             /** Id */
@@ -4050,6 +4056,7 @@ type ReadonlyArray<T> = [
 ] extends [
     unknown[]
 ] ? Readonly<Exclude<T, undefined>> : Readonly<Exclude<T, undefined>[]>;
+export const alertReadDirectionValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["AlertRead"]["direction"]> = ["higher_is_better", "lower_is_better"];
 export const alertReadLevelValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["AlertRead"]["level"]> = ["warn", "fail"];
 export const alertStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["AlertStatus"]> = ["open", "acknowledged", "resolved"];
 export const compareRowDirectionValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["CompareRow"]["direction"]> = ["higher_is_better", "lower_is_better"];

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import {
   digitsForStep,
   formatChange,
+  formatWorse,
   formatDuration,
   formatParameters,
   formatPValue,
@@ -54,11 +55,20 @@ describe("digitsForStep", () => {
 });
 
 describe("formatChange and formatPValue", () => {
-  it("signs changes, positive meaning worse", () => {
-    expect(formatChange(11.783)).toBe("+11.8 %");
-    expect(formatChange(-0.238)).toBe("−0.2 %");
-    expect(formatChange(0.01)).toBe("±0.0 %");
-    expect(formatChange(null)).toBe("—");
+  it("shows a change in the metric's own direction, with a word", () => {
+    // change_pct is positive when worse: a latency that rose, a throughput that fell.
+    expect(formatChange(11.783, "lower_is_better")).toBe("+11.8 % · worse");
+    expect(formatChange(11.783, "higher_is_better")).toBe("−11.8 % · worse");
+    expect(formatChange(-0.238, "lower_is_better")).toBe("−0.2 % · better");
+    expect(formatChange(-4, "higher_is_better")).toBe("+4.0 % · better");
+    expect(formatChange(0.01, "higher_is_better")).toBe("±0.0 %");
+    expect(formatChange(null, "lower_is_better")).toBe("—");
+  });
+
+  it("words a change on an axis shared by both directions", () => {
+    expect(formatWorse(12)).toBe("12 % worse");
+    expect(formatWorse(-3.25)).toBe("3.3 % better");
+    expect(formatWorse(0)).toBe("0 %");
   });
 
   it("writes p-values like the backend", () => {

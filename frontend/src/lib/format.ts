@@ -74,12 +74,24 @@ export function formatValue(value: number | null | undefined, unit: string, digi
   return `${compact(value, digits)}${unit}`;
 }
 
-/** A signed percentage change: "+11.8 %", "−0.2 %". Positive means worse (the API's convention). */
-export function formatChange(pct: number | null | undefined): string {
+/**
+ * A change in the metric's own direction, with a word: a throughput that fell 11.8 % is
+ * "−11.8 % · worse", a latency that rose 3 % is "+3.0 % · worse", one that fell is "−3.0 % · better".
+ * The API's `change_pct` is positive when worse whatever the direction; it is never shown bare.
+ */
+export function formatChange(pct: number | null | undefined, direction: string): string {
   if (pct === null || pct === undefined || !Number.isFinite(pct)) return "—";
-  const rounded = Math.abs(pct) < 0.05 ? 0 : pct;
-  const sign = rounded > 0 ? "+" : rounded < 0 ? "−" : "±";
-  return `${sign}${Math.abs(rounded).toFixed(1)} %`;
+  const worse = Math.abs(pct) < 0.05 ? 0 : pct;
+  if (worse === 0) return "±0.0 %";
+  const moved = direction === "higher_is_better" ? -worse : worse;
+  return `${moved > 0 ? "+" : "−"}${Math.abs(worse).toFixed(1)} % · ${worse > 0 ? "worse" : "better"}`;
+}
+
+/** A change on an axis shared by metrics of both directions: "12 % worse", "3 % better". */
+export function formatWorse(pct: number): string {
+  const worse = Math.abs(pct) < 0.05 ? 0 : pct;
+  if (worse === 0) return "0 %";
+  return `${Number(Math.abs(worse).toFixed(1))} % ${worse > 0 ? "worse" : "better"}`;
 }
 
 /** A p-value the way the backend writes it: 3 significant digits, exponent notation below 0.001. */

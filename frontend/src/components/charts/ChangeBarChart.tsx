@@ -10,7 +10,7 @@ import {
   YAxis,
 } from "recharts";
 import styles from "@/components/charts/ChangeBarChart.module.css";
-import { formatChange } from "@/lib/format";
+import { formatChange, formatWorse } from "@/lib/format";
 import { color } from "@/lib/tokens";
 import { LEVELS, toLevel } from "@/lib/verdict";
 
@@ -18,9 +18,11 @@ export interface ChangeBar {
   label: string;
   change_pct: number | null;
   level: string | null;
+  direction: string;
 }
 
-/** Horizontal bars of each row's change (positive = worse), coloured and labelled by verdict. */
+/** Horizontal bars of each row's change, worse to the right, coloured and labelled by verdict; each
+ * bar's label says the change in its metric's own direction ("−11.8 % · worse"). */
 export function ChangeBarChart({ rows }: { rows: readonly ChangeBar[] }) {
   const data = rows
     .filter((r) => r.change_pct !== null)
@@ -34,7 +36,7 @@ export function ChangeBarChart({ rows }: { rows: readonly ChangeBar[] }) {
           <CartesianGrid stroke={color.grid} horizontal={false} />
           <XAxis
             type="number"
-            tickFormatter={(v: number) => formatChange(v)}
+            tickFormatter={(v: number) => formatWorse(v)}
             tick={{ fontSize: 11, fill: color.muted }}
           />
           <YAxis
@@ -48,14 +50,14 @@ export function ChangeBarChart({ rows }: { rows: readonly ChangeBar[] }) {
           <Tooltip
             isAnimationActive={false}
             formatter={(value, _name, item) => [
-              `${formatChange(Number(value))} (${String(item.payload.verdict)})`,
-              "change, + is worse",
+              `${formatChange(Number(value), String(item.payload.direction))} (${String(item.payload.verdict)})`,
+              "change",
             ]}
           />
           <Bar
             dataKey="change"
             isAnimationActive={false}
-            label={{ position: "right", fontSize: 11, formatter: (v: unknown) => formatChange(Number(v)) }}
+            label={{ position: "right", fontSize: 11, formatter: (v: unknown) => formatWorse(Number(v)) }}
           >
             {data.map((d, i) => (
               <Cell key={i} fill={LEVELS[toLevel(d.level)].color} />

@@ -46,7 +46,7 @@ export function TrendChart(props: TrendChartProps) {
     () => prepareTrend(points, { direction, warn: warnThreshold, fail: failThreshold }),
     [points, direction, warnThreshold, failThreshold],
   );
-  const marks = useMemo(() => placeMarks(data, steps, changes), [data, steps, changes]);
+  const marks = useMemo(() => placeMarks(data, steps, changes, direction), [data, steps, changes, direction]);
   const ref = useRef<HTMLDivElement>(null);
   const tickDigits = digitsForStep(domain[1], ticks.length > 1 ? ticks[1]! - ticks[0]! : 0);
   const showOk = data.length <= 120;
@@ -101,7 +101,10 @@ export function TrendChart(props: TrendChartProps) {
           stroke={color.border}
           width={72}
         />
-        <Tooltip content={<TrendTooltip unit={unit} branch={branch} />} isAnimationActive={false} />
+        <Tooltip
+          content={<TrendTooltip unit={unit} direction={direction} branch={branch} />}
+          isAnimationActive={false}
+        />
         <Area
           dataKey="failBand"
           stroke="none"

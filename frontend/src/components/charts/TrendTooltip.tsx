@@ -7,11 +7,12 @@ interface TrendTooltipProps {
   active?: boolean;
   payload?: ReadonlyArray<{ payload?: unknown }>;
   unit: string;
+  direction: string;
   branch: string;
 }
 
 /** Commit, branch, value ± stddev, change vs baseline and p-value of the hovered run. */
-export function TrendTooltip({ active, payload, unit, branch }: TrendTooltipProps) {
+export function TrendTooltip({ active, payload, unit, direction, branch }: TrendTooltipProps) {
   const d = payload?.[0]?.payload as TrendDatum | undefined;
   if (!active || !d) return null;
   return (
@@ -49,12 +50,7 @@ export function TrendTooltip({ active, payload, unit, branch }: TrendTooltipProp
           </tr>
           <tr>
             <th>Change</th>
-            <td>
-              {formatChange(d.change_pct)}
-              {d.change_pct !== null ? (
-                <span className="muted"> ({d.change_pct > 0 ? "worse" : "better"})</span>
-              ) : null}
-            </td>
+            <td>{formatChange(d.change_pct, direction)}</td>
           </tr>
           <tr>
             <th>p-value</th>

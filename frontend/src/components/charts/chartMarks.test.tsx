@@ -88,7 +88,7 @@ describe("step and change marks", () => {
     const g = screen.getByTestId("step-marker");
     expect(g.dataset.run).toBe("16");
     expect(g.querySelector("line")!.getAttribute("stroke-dasharray")).toBeNull();
-    expect(g.querySelector("text")!.textContent).toBe("Fail step +12.8 %");
+    expect(g.querySelector("text")!.textContent).toBe("Fail step +12.8 % · worse");
   });
 
   it("draws an accepted change dashed, labelled with its note", () => {

@@ -25,17 +25,19 @@ describe("placeMarks", () => {
   it("puts a step at its first bad run, coloured and labelled by its level", () => {
     const [m] = placeMarks(data, [step()]);
     expect(m).toMatchObject({ kind: "step", runId: 12, x: 2_000, color: color.fail, muted: false, row: 0 });
-    expect(m!.label).toBe("Fail step +12.8 %");
+    expect(m!.label).toBe("Fail step +12.8 % · worse");
     expect(m!.title).toBe(
-      "Fail step of +12.8 % from run #12 (4025eefd74), confirmed by a significant change point; alert open.",
+      "Fail step of +12.8 % · worse from run #12 (4025eefd74), confirmed by a significant change point; alert open.",
     );
     expect(placeMarks(data, [step({ level: "warn" })])[0]!.color).toBe(color.warn);
+    // A throughput 12.8 % worse fell: the label says so in the metric's own direction.
+    expect(placeMarks(data, [step()], [], "higher_is_better")[0]!.label).toBe("Fail step −12.8 % · worse");
   });
 
   it("mutes a resolved step and says so", () => {
     const [m] = placeMarks(data, [step({ status: "resolved" })]);
     expect(m).toMatchObject({ color: color.muted, muted: true });
-    expect(m!.label).toBe("Fail step +12.8 % (resolved)");
+    expect(m!.label).toBe("Fail step +12.8 % · worse (resolved)");
   });
 
   it("draws an accepted change dashed, on the row below, labelled with its note", () => {

@@ -60,6 +60,7 @@ export function placeMarks(
   data: readonly { run_id: number; x: number }[],
   steps: readonly StepInput[] = [],
   changes: readonly ChangeInput[] = [],
+  direction = "lower_is_better",
 ): Mark[] {
   const index = new Map(data.map((d, i) => [d.run_id, i]));
   const at = (runId: number) => {
@@ -72,7 +73,7 @@ export function placeMarks(
     if (!where) continue;
     const level = toLevel(s.level);
     const resolved = s.status === "resolved";
-    const size = formatChange(s.change_pct);
+    const size = formatChange(s.change_pct, direction);
     marks.push({
       key: `step-${s.alert_id}`,
       kind: "step",

@@ -6,17 +6,19 @@ import { toLevel } from "@/lib/verdict";
 
 interface ChangeProps {
   pct: number | null | undefined;
+  /** The metric's direction: the change is shown the way the metric moved. */
+  direction: string;
   /** The verdict that colours it; regressions listed as such pass "fail". */
   level: string | null | undefined;
   title?: string;
   children?: ReactNode;
 }
 
-/** A signed change in per cent ("+11.8 %", positive is worse), coloured by its verdict. */
-export function Change({ pct, level, title, children }: ChangeProps) {
+/** A change in the metric's own direction with a word ("−11.8 % · worse"), coloured by its verdict. */
+export function Change({ pct, direction, level, title, children }: ChangeProps) {
   return (
     <span className={clsx(styles.change, styles[toLevel(level)])} title={title}>
-      {formatChange(pct)}
+      {formatChange(pct, direction)}
       {children}
     </span>
   );

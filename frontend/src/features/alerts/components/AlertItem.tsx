@@ -50,7 +50,7 @@ export function AlertItem({ alert: a, signedIn, pending, onAcknowledge }: AlertI
           <strong>{a.system}</strong> · <span data-testid="alert-benchmark">{a.benchmark}</span>
           {params ? <span className="muted"> ({params})</span> : null} · {a.metric}
         </Link>
-        <Change pct={a.change_pct} level={a.level} />
+        <Change pct={a.change_pct} direction={a.direction} level={a.level} />
       </div>
       <div className={styles.step}>
         <StepLine step={a} />

@@ -30,7 +30,7 @@ export function CompareTable({ rows }: { rows: readonly Schemas["CompareRow"][] 
             <td className={numCell}>{formatValue(r.base, r.unit, 4)}</td>
             <td className={numCell}>{formatValue(r.head, r.unit, 4)}</td>
             <td className={numCell}>
-              <Change pct={r.change_pct} level={r.level} />
+              <Change pct={r.change_pct} direction={r.direction} level={r.level} />
             </td>
             <td>
               <VerdictBadge level={r.level} />

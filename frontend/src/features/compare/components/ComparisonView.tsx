@@ -56,7 +56,7 @@ export function ComparisonView({ comparison }: { comparison: Schemas["Comparison
         <RunRef label="base" run={comparison.base} /> → <RunRef label="head" run={comparison.head} />
       </p>
       <Card as="section">
-        <h2>Change per series (positive is worse)</h2>
+        <h2>Change per series (worse to the right)</h2>
         {!ChangeBarChart ? (
           <Loading label="Loading chart…" />
         ) : (
@@ -65,6 +65,7 @@ export function ComparisonView({ comparison }: { comparison: Schemas["Comparison
               label: labels.get(r) ?? r.metric,
               change_pct: r.change_pct,
               level: r.level,
+              direction: r.direction,
             }))}
           />
         )}

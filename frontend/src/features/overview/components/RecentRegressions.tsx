@@ -33,7 +33,7 @@ export function RecentRegressions() {
               ) : null}{" "}
               · {a.metric}
             </Link>
-            <Change pct={a.change_pct} level={a.level} />
+            <Change pct={a.change_pct} direction={a.direction} level={a.level} />
           </div>
           <div className={styles.step}>
             <StepLine step={a} />

@@ -39,7 +39,12 @@ function Headline({ system }: { system: Schemas["SystemRead"] }) {
         </span>
         <span className={styles.headlineValue}>
           {latest !== undefined ? formatValue(latest, headline.unit) : "—"}{" "}
-          <Change pct={headline.latest_change_pct} level={level} title={LEVELS[level].description}>
+          <Change
+            pct={headline.latest_change_pct}
+            direction={headline.direction}
+            level={level}
+            title={LEVELS[level].description}
+          >
             {" · "}
             {LEVELS[level].label}
           </Change>

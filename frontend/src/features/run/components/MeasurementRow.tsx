@@ -60,7 +60,7 @@ export function MeasurementRow({ m, expanded, onToggle, onAccept, accepted }: Me
         </td>
         <td className={numCell}>{formatValue(m.baseline, m.unit, 4)}</td>
         <td className={numCell}>
-          <Change pct={m.change_pct} level={level} />
+          <Change pct={m.change_pct} direction={m.direction} level={level} />
         </td>
         <VerdictCell m={m} onAccept={onAccept} accepted={accepted} />
         <td className={numCell}>{formatPValue(m.p_value)}</td>

@@ -64,7 +64,7 @@ export function SeriesCard({ seriesKey, metric, focused, title }: SeriesCardProp
           <div className={styles.latest}>
             <span className={styles.value}>{formatValue(last.value, metric.unit, 4)}</span>
             <span className="small">
-              {formatChange(last.change_pct)} <VerdictBadge level={last.level} />
+              {formatChange(last.change_pct, metric.direction)} <VerdictBadge level={last.level} />
             </span>
           </div>
         ) : null}
