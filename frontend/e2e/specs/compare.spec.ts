@@ -46,7 +46,7 @@ test.describe("compare", () => {
     await expect(rows.first()).toContainText("read");
     await expect(rows.first()).toContainText("time");
     await expect(rows.first()).toContainText("Fail");
-    await expect(rows.first().getByText(/^\+1\d\.\d %$/)).toBeVisible();
+    await expect(rows.first().getByText(/^\+1\d\.\d % · worse$/)).toBeVisible(); // time rose
     await expect(page.getByTestId("change-bars").locator(".recharts-bar-rectangle")).toHaveCount(4);
     await expect(page.getByRole("link", { name: `base #${previous.run.id}` })).toBeVisible();
     await expect(page.getByRole("link", { name: `head #${head.run.id}` })).toBeVisible();

@@ -45,6 +45,17 @@ test.describe("overview", () => {
     await expect(calm.getByTestId("open-alerts")).toHaveCount(0);
     await expect(calm.getByText("No headline metric yet.")).toBeVisible();
 
+    // One status per card, from its open alerts and latest verdicts together; worst first, and
+    // what needs a look (the recent regressions) above the cards.
+    await expect(card.getByTestId("card-status")).toHaveText("Regressed");
+    await expect(calm.getByTestId("card-status")).toHaveText("OK");
+    const order = await page
+      .getByTestId("system-card")
+      .evaluateAll((cards) => cards.map((c) => c.getAttribute("data-system")));
+    expect(order.indexOf(regressed)).toBeLessThan(order.indexOf(steady));
+    const above = await page.getByTestId("recent-regressions").boundingBox();
+    expect(above!.y).toBeLessThan((await card.boundingBox())!.y);
+
     const regression = page
       .getByTestId("recent-regressions")
       .getByTestId("regression")

@@ -4,14 +4,18 @@ import { useSystems } from "@/features/overview/api/getSystems";
 import styles from "@/features/overview/components/OverviewPage.module.css";
 import { RecentRegressions } from "@/features/overview/components/RecentRegressions";
 import { SystemCard } from "@/features/overview/components/SystemCard";
+import { worstFirst } from "@/features/overview/status";
 
 export function OverviewPage() {
   const systems = useSystems();
   return (
     <Page>
       <PageHeader title="Overview">
-        <p className="muted">The latest run of every system and the regressions that need a look.</p>
+        <p className="muted">The regressions that need a look, then every system, worst first.</p>
       </PageHeader>
+      <Section title="Recent regressions">
+        <RecentRegressions />
+      </Section>
       {systems.isPending ? (
         <Loading label="Loading systems…" />
       ) : systems.isError ? (
@@ -22,14 +26,11 @@ export function OverviewPage() {
         </Empty>
       ) : (
         <div className={styles.grid}>
-          {systems.data.map((s) => (
+          {worstFirst(systems.data).map((s) => (
             <SystemCard key={s.slug} system={s} />
           ))}
         </div>
       )}
-      <Section title="Recent regressions">
-        <RecentRegressions />
-      </Section>
     </Page>
   );
 }

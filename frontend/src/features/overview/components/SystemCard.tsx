@@ -9,6 +9,7 @@ import { StatusBadge } from "@/components/ui/VerdictBadge";
 import { formatRelative, formatValue, shortCommit } from "@/lib/format";
 import { LEVELS, toLevel } from "@/lib/verdict";
 import styles from "@/features/overview/components/SystemCard.module.css";
+import { CARD_STATUS, cardStatus } from "@/features/overview/status";
 
 function Counts({ counts }: { counts: Record<string, number> }) {
   const fail = counts.fail ?? 0;
@@ -63,6 +64,7 @@ function Headline({ system }: { system: Schemas["SystemRead"] }) {
 export function SystemCard({ system }: { system: Schemas["SystemRead"] }) {
   const run = system.latest_run;
   const slug = encodeURIComponent(system.slug);
+  const status = CARD_STATUS[cardStatus(system)];
   return (
     <Card as="article" className={styles.card} data-testid="system-card" data-system={system.slug}>
       <header className={styles.head}>
@@ -72,7 +74,12 @@ export function SystemCard({ system }: { system: Schemas["SystemRead"] }) {
           </h2>
           {system.description ? <p className="muted small clamp">{system.description}</p> : null}
         </div>
-        {system.language ? <Badge tone="info">{system.language}</Badge> : null}
+        <div className={styles.badges}>
+          <span data-testid="card-status" title="From its open alerts and its latest run's verdicts">
+            <Badge tone={status.tone}>{status.label}</Badge>
+          </span>
+          {system.language ? <Badge tone="info">{system.language}</Badge> : null}
+        </div>
       </header>
       <dl className={styles.facts}>
         <dt>Last run</dt>
