@@ -36,6 +36,12 @@ test.describe("alerts", () => {
       "href",
       `/runs/${firstBad.id}`,
     );
+    // The alert links the compare of its last good run with its first bad one.
+    const lastGood = runs[11]!.run;
+    await expect(open.getByTestId("alert-compare")).toHaveAttribute(
+      "href",
+      `/compare?system=${slug}&base=${lastGood.id}&head=${firstBad.id}`,
+    );
     await expect(page.getByTestId("alerts-acknowledged").getByTestId("alert")).toHaveCount(0);
     const id = await open.getAttribute("data-alert-id");
 

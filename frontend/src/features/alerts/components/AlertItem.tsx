@@ -22,6 +22,17 @@ function History({ alert: a }: { alert: Schemas["AlertRead"] }) {
       <Link to={`/runs/${a.run_id}`}>
         #{a.run_id} ({shortCommit(a.commit)})
       </Link>{" "}
+      {a.last_good_run_id ? (
+        <>
+          ·{" "}
+          <Link
+            to={`/compare?system=${encodeURIComponent(a.system)}&base=${a.last_good_run_id}&head=${a.run_id}`}
+            data-testid="alert-compare"
+          >
+            compare last good #{a.last_good_run_id} with it
+          </Link>{" "}
+        </>
+      ) : null}
       · opened {formatRelative(a.opened_at)}
       {a.acknowledged_at
         ? ` · acknowledged ${formatRelative(a.acknowledged_at)} by ${a.acknowledged_by ?? "someone"}`
