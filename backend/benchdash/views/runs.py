@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
+from benchdash.alerts.states import AlertStatus
 from benchdash.kit.errors import InvalidInput
 from benchdash.regression import engine
 from benchdash.results import read as result_read
@@ -16,6 +17,7 @@ from benchdash.runs.models import Run
 from benchdash.runs.schemas import RunSummary
 from benchdash.runs.states import RunStatus
 from benchdash.systems.models import Branch, System
+from benchdash.views import alerts as alert_view
 from benchdash.views.schemas import CompareRow, Comparison, RunDetail
 
 
@@ -71,6 +73,7 @@ def detail(*, session: Session, run_id: int) -> RunDetail:
         configuration=run.configuration,
         measurements=measurements,
         reruns=[run_service.to_summary(tuple(r)) for r in reruns],
+        alerts=alert_view.list_alerts(session=session, status=list(AlertStatus), run_id=run_id),
     )
 
 

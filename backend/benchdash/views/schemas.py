@@ -64,6 +64,10 @@ class RunDetail(RunSummary):
         default_factory=list,
         description="Re-runs of this run's ref queued to confirm its suspected changes.",
     )
+    alerts: list[AlertRead] = Field(
+        default_factory=list,
+        description="Alerts whose step starts at this run (it is their first bad run), any state.",
+    )
 
 
 class CompareRow(BaseModel):

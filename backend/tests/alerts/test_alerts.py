@@ -42,6 +42,9 @@ def test_a_lasting_step_opens_one_alert_naming_its_first_commit(
     assert alert["level"] == "fail" and alert["change_pct"] > 10
     run = client.get(f"/api/v1/runs/{first['run']['id']}").json()
     assert run["measurements"][0]["stage"] == "confirmed"
+    assert [a["id"] for a in run["alerts"]] == [alert["id"]]  # the run page links its alert
+    later = client.get(f"/api/v1/runs/{first['run']['id'] + 1}").json()
+    assert later["alerts"] == []
     verdict_copies_agree(session)
 
     for at in range(19, 24):  # the step stays: still one alert for it

@@ -42,6 +42,14 @@ test.describe("alerts", () => {
       "href",
       `/compare?system=${slug}&base=${lastGood.id}&head=${firstBad.id}`,
     );
+    // The first bad run's page links its alert.
+    const alertId = await open.getAttribute("data-alert-id");
+    await page.goto(`/runs/${firstBad.id}`);
+    const runAlert = page.getByTestId("run-alert");
+    await expect(runAlert).toHaveCount(1);
+    await expect(runAlert).toHaveAttribute("data-alert-id", alertId!);
+    await expect(runAlert).toContainText("latency");
+    await page.goto(`/alerts?system=${slug}`);
     await expect(page.getByTestId("alerts-acknowledged").getByTestId("alert")).toHaveCount(0);
     const id = await open.getAttribute("data-alert-id");
 

@@ -1160,6 +1160,11 @@ export interface components {
              * @description The runner agent working on it.
              */
             agent?: string | null;
+            /**
+             * Alerts
+             * @description Alerts whose step starts at this run (it is their first bad run), any state.
+             */
+            alerts?: components["schemas"]["AlertRead"][];
             /** Branch */
             branch: string;
             /**

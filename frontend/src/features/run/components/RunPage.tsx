@@ -10,6 +10,7 @@ import { AcceptChangeDialog } from "@/features/run/components/AcceptChangeDialog
 import { LiveRun } from "@/features/run/components/LiveRun";
 import { MeasurementTable } from "@/features/run/components/MeasurementTable";
 import { RerunOf, RerunsPanel } from "@/features/run/components/RerunsPanel";
+import { RunAlerts } from "@/features/run/components/RunAlerts";
 import { RunHeader } from "@/features/run/components/RunHeader";
 import type { Measurement, MeasurementView } from "@/features/run/hooks/measurementView";
 import { useRunEvents } from "@/features/run/hooks/useRunEvents";
@@ -51,6 +52,7 @@ export function RunPage({ runId, view, onView }: RunPageProps) {
       {data.rerun_of ? <RerunOf runId={data.rerun_of} /> : null}
       {follow ? <LiveRun runId={runId} live={live} /> : null}
       <RerunsPanel reruns={data.reruns ?? []} />
+      <RunAlerts alerts={data.alerts ?? []} />
       {data.measurements.length > 0 || !follow ? (
         <MeasurementTable
           rows={data.measurements}
