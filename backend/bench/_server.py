@@ -49,25 +49,26 @@ def cli(db: str, *args: str) -> str:
 def api(db: str, workers: int = 1) -> Iterator[str]:
     """Serve the API on a free port against `db`; yield its base URL."""
     port = free_port()
+    command = [CLI, "serve", "--no-migrate", "--host", "127.0.0.1", "--port", str(port)]
+    with served([*command, "--workers", str(workers)], {"DATABASE_URL": db}, port) as base:
+        yield base
+
+
+@contextmanager
+def served(
+    command: list[str], env: dict[str, str], port: int, log: Path | None = None
+) -> Iterator[str]:
+    """Run `command` (an API listening on 127.0.0.1:`port`) until /readyz answers; yield its
+    base URL; terminate it (and wait for it) on exit. Its output goes to `log` if given."""
+    out = log.open("ab") if log else subprocess.DEVNULL
     proc = subprocess.Popen(
-        [
-            CLI,
-            "serve",
-            "--no-migrate",
-            "--host",
-            "127.0.0.1",
-            "--port",
-            str(port),
-            "--workers",
-            str(workers),
-        ],
-        env={**os.environ, "DATABASE_URL": db},
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
+        command, env={**os.environ, **env}, stdout=out, stderr=subprocess.STDOUT
     )
     base = f"http://127.0.0.1:{port}"
     try:
-        for _ in range(200):
+        for _ in range(600):
+            if proc.poll() is not None:
+                raise SystemExit(f"the API exited with code {proc.returncode}: {command}")
             try:
                 with urllib.request.urlopen(base + "/readyz", timeout=1) as r:
                     if r.status == 200:
@@ -79,4 +80,6 @@ def api(db: str, workers: int = 1) -> Iterator[str]:
         yield base
     finally:
         proc.terminate()
-        proc.wait(timeout=15)
+        proc.wait(timeout=30)
+        if log:
+            out.close()  # type: ignore[union-attr]
