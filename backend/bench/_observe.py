@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import threading
 from collections import Counter
 from pathlib import Path
@@ -32,20 +33,23 @@ def quantiles(ms: list[float]) -> tuple[float, float, float, float]:
     return q[0], q[1], q[2], s[-1]
 
 
-def gc_pauses(trace: Path) -> list[tuple[float, float, int]]:
-    """(start, end, generation) of each traced collection, monotonic seconds."""
+def gc_pauses(trace: Path, log: Path) -> list[tuple[float, float, int]]:
+    """(start, end, generation) of each collection traced in the server's workers, monotonic
+    seconds (the supervisor named in `log` serves no request: its collections are left out)."""
     if not trace.exists():
         return []
+    parent = re.findall(r"Started parent process \[(\d+)\]", log.read_text())
     out = []
     for line in trace.read_text().splitlines():
-        _pid, start, ms, gen = line.split()
-        out.append((float(start), float(start) + float(ms) / 1000, int(gen)))
+        pid, start, ms, gen = line.split()
+        if pid not in parent:
+            out.append((float(start), float(start) + float(ms) / 1000, int(gen)))
     return out
 
 
-def gc_report(spans: list[tuple[float, float]], trace: Path, since: float) -> str:
+def gc_report(spans: list[tuple[float, float]], trace: Path, log: Path, since: float) -> str:
     """Full collections during the reads, and how many slow requests overlapped one."""
-    full = [(a, b) for a, b, g in gc_pauses(trace) if g == 2 and a >= since]
+    full = [(a, b) for a, b, g in gc_pauses(trace, log) if g == 2 and a >= since]
     p50 = quantiles([1000 * (b - a) for a, b in spans])[0]
     slow = [(a, b) for a, b in spans if 1000 * (b - a) > 3 * p50]
     hit = sum(any(ga < b and gb > a for ga, gb in full) for a, b in slow)

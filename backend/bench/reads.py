@@ -203,10 +203,11 @@ def main() -> None:
     samples = seen.pop("samples")
     print(f"pg_stat_activity, {samples} samples during the reads: {dict(seen.most_common())}")
     if args.trace_gc:
-        for name, trace in ((name_a, tmp / "a.gc"), (name_b, tmp / "b.gc")):
+        for name, side in ((name_a, "a"), (name_b, "b")):
+            trace, log = tmp / f"{side}.gc", tmp / f"{side}.log"
             for how in ("keep-alive", "fresh connections"):
                 key = f"{name}, {how}"
-                print(f"  GC in {key}: {gc_report(spans[key], trace, started)}")
+                print(f"  GC in {key}: {gc_report(spans[key], trace, log, started)}")
 
 
 if __name__ == "__main__":
