@@ -46,6 +46,21 @@ def cli(db: str, *args: str) -> str:
 
 
 @contextmanager
+def embedded_stopped_after() -> Iterator[None]:
+    """Stop the embedded PostgreSQL on exit if the benchmark started it (none was running and
+    no DATABASE_URL is set); its data stays on disk for the next run."""
+    from benchdash.config import get_settings
+
+    settings = get_settings()
+    ours = not settings.database_url and not (settings.data_dir / "pg/postmaster.pid").exists()
+    try:
+        yield
+    finally:
+        if ours:
+            subprocess.run([CLI, "db-stop"], check=False, capture_output=True)
+
+
+@contextmanager
 def api(db: str, workers: int = 1) -> Iterator[str]:
     """Serve the API on a free port against `db`; yield its base URL."""
     port = free_port()

@@ -35,7 +35,7 @@ import httpx
 import psycopg
 from _documents import document, user_job
 from _preload import preload
-from _server import api, cli, scratch_database
+from _server import api, cli, embedded_stopped_after, scratch_database
 
 METRICS = 20
 FLOOR_TABLE = """CREATE TABLE IF NOT EXISTS bench_floor (
@@ -199,4 +199,5 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    with embedded_stopped_after():
+        main()

@@ -38,7 +38,7 @@ from urllib.parse import urlencode
 
 import psycopg
 from _observe import gc_report, quantiles, sample_activity
-from _server import BIN, CLI, free_port, scratch_database, served
+from _server import BIN, CLI, embedded_stopped_after, free_port, scratch_database, served
 from series import RAW, load
 
 from benchdash.config import get_settings
@@ -211,4 +211,5 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    with embedded_stopped_after():
+        main()
