@@ -1,7 +1,7 @@
 """Series reads through the server `make up` runs, beside raw SQL of the same rows, one run.
 
     .venv/bin/python backend/bench/reads.py [--runs 10000] [--series 100] [--requests 300]
-                                           [--reuse] [--trace-gc]
+                                           [--reuse] [--trace-gc] [--readers 4]
 
 The database holds runs × series measurements (COPY-loaded as in series.py; `--reuse` keeps
 the one a previous run loaded). The API runs with make up's command (scripts/up.py's
@@ -10,7 +10,8 @@ log on), bound to 127.0.0.1. Beside it, in the same run, the reference server: u
 `benchdash.app:create_app` with the same workers, i.e. the serve command before its heap was
 frozen for the garbage collector. Each round sends one 1,000-point read to every target in
 turn (each server on one keep-alive connection and on a fresh connection per request, then
-raw SQL of the same rows on one psycopg connection), so all see the same machine load.
+raw SQL of the same rows on one psycopg connection), so all see the same machine load; then
+`--readers` keep-alive readers at once on each server in turn (a page of charts loading).
 
 Reports p50/p90/p99/max per target and its ratio to raw SQL; pg_stat_activity sampled every
 20 ms during the reads (what the API's backends were doing or waiting on); with --trace-gc,
@@ -120,6 +121,26 @@ def fresh(port: int) -> Callable[[], int]:
     return get
 
 
+def together(port: int, readers: int, each: int) -> list[tuple[float, float]]:
+    """`readers` threads, each on its own keep-alive connection, `each` reads at once (as a
+    page of charts does); the (start, end) of every read."""
+    spans: list[tuple[float, float]] = []
+
+    def run() -> None:
+        get = keep_alive(port)
+        for _ in range(each):
+            t0 = time.monotonic()
+            get()
+            spans.append((t0, time.monotonic()))
+
+    threads = [threading.Thread(target=run) for _ in range(readers)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    return spans
+
+
 def main() -> None:
     """Load (or reuse), start both servers, interleave the reads, report."""
     p = argparse.ArgumentParser(description=__doc__)
@@ -128,6 +149,7 @@ def main() -> None:
     p.add_argument("--requests", type=int, default=300, help="reads per target")
     p.add_argument("--reuse", action="store_true", help="keep a loaded database of this size")
     p.add_argument("--trace-gc", action="store_true", help="log the servers' collections")
+    p.add_argument("--readers", type=int, default=4, help="then this many at once (0: not)")
     args = p.parse_args()
     db = database(args.runs, args.series, args.reuse)
     url = db.replace("postgresql+psycopg://", "postgresql://")
@@ -188,6 +210,11 @@ def main() -> None:
                     t0 = time.monotonic()
                     get()
                     spans[name].append((t0, time.monotonic()))
+            each = args.requests // (3 * args.readers) if args.readers else 0
+            for _ in range(3 if each else 0):  # alternate, so both see the same load
+                for name, port in ((name_a, port_a), (name_b, port_b)):
+                    key = f"{name}, {args.readers} keep-alive readers at once"
+                    spans.setdefault(key, []).extend(together(port, args.readers, each))
         finally:
             stop.set()
             sampler.join()
@@ -205,8 +232,7 @@ def main() -> None:
     if args.trace_gc:
         for name, side in ((name_a, "a"), (name_b, "b")):
             trace, log = tmp / f"{side}.gc", tmp / f"{side}.log"
-            for how in ("keep-alive", "fresh connections"):
-                key = f"{name}, {how}"
+            for key in (k for k in spans if k.startswith(name)):
                 print(f"  GC in {key}: {gc_report(spans[key], trace, log, started)}")
 
 
