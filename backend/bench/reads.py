@@ -154,7 +154,8 @@ def main() -> None:
     db = database(args.runs, args.series, args.reuse)
     url = db.replace("postgresql+psycopg://", "postgresql://")
     workers = get_settings().workers
-    tmp = Path(tempfile.mkdtemp(prefix="bench-reads-"))
+    scratch = tempfile.TemporaryDirectory(prefix="bench-reads-")  # removed at exit
+    tmp = Path(scratch.name)
     ports = {"make up's serve": free_port(), "reference (heap not frozen)": free_port()}
     commands = {
         "make up's serve": make_up_command(),
