@@ -114,6 +114,7 @@ test-flaky: install
 bench: install
 	$(PY) backend/bench/ingest.py
 	$(PY) backend/bench/series.py
+	$(PY) backend/bench/reads.py --reuse --trace-gc
 
 clean-data:
 	rm -rf .data

@@ -11,7 +11,6 @@ import urllib.request
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import IO
 
 BIN = Path(sys.executable).parent
 CLI = str(BIN / "benchdash-server")
@@ -47,30 +46,46 @@ def cli(db: str, *args: str) -> str:
 
 
 @contextmanager
+def embedded_stopped_after() -> Iterator[None]:
+    """Stop the embedded PostgreSQL on exit if the benchmark started it (none was running and
+    no DATABASE_URL is set); its data stays on disk for the next run."""
+    from benchdash.config import get_settings
+
+    settings = get_settings()
+    ours = not settings.database_url and not (settings.data_dir / "pg/postmaster.pid").exists()
+    try:
+        yield
+    finally:
+        if ours:
+            subprocess.run([CLI, "db-stop"], check=False, capture_output=True)
+
+
+@contextmanager
 def api(db: str, workers: int = 1, log: Path | None = None) -> Iterator[str]:
     """Serve the API on a free port against `db`; yield its base URL. Its output (access log,
     errors) goes to `log`, or nowhere."""
     port = free_port()
-    out: IO[bytes] | int = log.open("ab") if log is not None else subprocess.DEVNULL
+    command = [CLI, "serve", "--no-migrate", "--host", "127.0.0.1", "--port", str(port)]
+    env = {"DATABASE_URL": db}
+    with served([*command, "--workers", str(workers)], env, port, log=log) as base:
+        yield base
+
+
+@contextmanager
+def served(
+    command: list[str], env: dict[str, str], port: int, log: Path | None = None
+) -> Iterator[str]:
+    """Run `command` (an API listening on 127.0.0.1:`port`) until /readyz answers; yield its
+    base URL; terminate it (and wait for it) on exit. Its output goes to `log` if given."""
+    out = log.open("ab") if log else subprocess.DEVNULL
     proc = subprocess.Popen(
-        [
-            CLI,
-            "serve",
-            "--no-migrate",
-            "--host",
-            "127.0.0.1",
-            "--port",
-            str(port),
-            "--workers",
-            str(workers),
-        ],
-        env={**os.environ, "DATABASE_URL": db},
-        stdout=out,
-        stderr=subprocess.STDOUT,
+        command, env={**os.environ, **env}, stdout=out, stderr=subprocess.STDOUT
     )
     base = f"http://127.0.0.1:{port}"
     try:
-        for _ in range(200):
+        for _ in range(600):
+            if proc.poll() is not None:
+                raise SystemExit(f"the API exited with code {proc.returncode}: {command}")
             try:
                 with urllib.request.urlopen(base + "/readyz", timeout=1) as r:
                     if r.status == 200:
@@ -82,6 +97,6 @@ def api(db: str, workers: int = 1, log: Path | None = None) -> Iterator[str]:
         yield base
     finally:
         proc.terminate()
-        proc.wait(timeout=15)
-        if not isinstance(out, int):
-            out.close()
+        proc.wait(timeout=30)
+        if log:
+            out.close()  # type: ignore[union-attr]

@@ -19,7 +19,7 @@ from datetime import UTC, datetime, timedelta
 
 import httpx
 import psycopg
-from _server import api, scratch_database
+from _server import api, embedded_stopped_after, scratch_database
 
 
 def _level(measurement_id: int) -> str:
@@ -163,4 +163,5 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    with embedded_stopped_after():
+        main()

@@ -27,7 +27,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     print(f"benchdash API and UI on http://{host}:{port}/  (API docs: /api/docs)", flush=True)
     workers = args.workers or settings.workers
     uvicorn.run(
-        "benchdash.app:create_app",
+        "benchdash.serving:create_served_app",  # each worker's startup heap frozen for the GC
         factory=True,
         host=host,
         port=port,
