@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from fastapi import FastAPI
 
-from benchdash import cli, serving
+from benchdash import cli, serving, startup
 
 
 @pytest.fixture
@@ -36,7 +36,7 @@ def test_serve_hands_uvicorn_the_frozen_factory(monkeypatch: pytest.MonkeyPatch)
 
     calls: list[tuple[Any, dict[str, Any]]] = []
     monkeypatch.setattr(uvicorn, "run", lambda *a, **k: calls.append((a, k)))
-    monkeypatch.setattr(cli, "bootstrap", lambda: None)
+    monkeypatch.setattr(startup, "bootstrap", lambda: None)  # cmd_serve imports it when it runs
     args = argparse.Namespace(no_migrate=True, host="127.0.0.1", port=8123, workers=2, wait=0)
     assert cli.cmd_serve(args) == 0
     (target,), options = calls[0]
