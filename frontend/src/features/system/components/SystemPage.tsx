@@ -71,8 +71,10 @@ export function SystemPage({ slug, search, onSearch }: SystemPageProps) {
   const [profileWanted, setProfileWanted] = useState(false);
   const system = useSystem(slug);
   const base = useBaseKey(slug, search);
+  // A name-only key is ambiguous when the link names parameters (several benchmarks share the
+  // name): the API would refuse it (422), so such a chart waits for the system to load.
   usePrefetchSeries(
-    search.benchmark && search.metric
+    search.benchmark && search.metric && !search.params
       ? { ...base, benchmark: search.benchmark, benchmarkId: null, metric: search.metric }
       : null,
   );
