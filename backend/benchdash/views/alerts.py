@@ -44,9 +44,10 @@ def list_alerts(
     session: Session,
     status: list[AlertStatus] | None = None,
     system: str | None = None,
+    branch: str | None = None,
     limit: int = 200,
 ) -> list[AlertRead]:
-    """Alerts, newest first, filtered by status and system."""
+    """Alerts, newest first, filtered by status, system and branch."""
     good = aliased(Run)
     q = (
         select(
@@ -75,6 +76,8 @@ def list_alerts(
         q = q.where(Alert.status.in_(status))
     if system:
         q = q.where(System.slug == system)
+    if branch:
+        q = q.where(Branch.name == branch)
     return [
         AlertRead(
             id=a.id,
