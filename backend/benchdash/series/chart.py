@@ -26,7 +26,7 @@ from matplotlib.figure import Figure
 
 ImageFormat = Literal["svg", "png"]
 MEDIA_TYPES: dict[str, str] = {"svg": "image/svg+xml", "png": "image/png"}
-WIDTH_PX, HEIGHT_PX, DPI = 640, 240, 100
+WIDTH_PX, HEIGHT_PX, DPI = 640, 240, 96  # 96 dpi: CSS pixels, so the SVG is 640 × 240 px too
 TITLE_CHARS = 78  # what fits the width at the title's size
 MIN_SPAN = timedelta(hours=1)  # a shorter x range (one point, a burst of runs) is widened
 

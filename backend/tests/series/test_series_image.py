@@ -47,7 +47,10 @@ def test_the_svg_has_title_points_baseline_and_step(client: TestClient, session:
     assert r.status_code == 200, r.text
     assert r.headers["content-type"] == "image/svg+xml"
     root = ET.fromstring(r.content)
-    assert (root.get("width"), root.get("height")) == ("460.8pt", "172.8pt")  # 640 × 240 px
+    assert (root.get("width"), root.get("height")) == (
+        "480pt",
+        "180pt",
+    )  # 640 × 240 CSS px (96 px per inch)
     texts = _texts(r.content)
     title = 'uvhttp · medium_concurrency {"threads":4} · requests_per_second (req/s)'
     assert title in texts
