@@ -115,3 +115,15 @@ def test_bad_parameters_are_problems(
     r = client.get(path, params=params)
     assert r.status_code == status, r.text
     assert r.headers["content-type"].startswith("application/problem+json")
+
+
+def test_a_benchmark_with_several_parameter_sets_needs_params(
+    client: TestClient, session: Session
+) -> None:
+    up = auth(token(session, "uvhttp"))
+    for threads in (4, 8):
+        _run(client, up, 100, threads, parameters={"threads": threads})
+    r = client.get("/api/v1/series/image.png", params=PARAMS)
+    assert r.status_code == 422 and "params" in r.json()["detail"]
+    picked = client.get("/api/v1/series/image.png", params={**PARAMS, "params": '{"threads":8}'})
+    assert picked.status_code == 200 and picked.content.startswith(PNG_MAGIC)

@@ -10,6 +10,7 @@ import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy.orm import Session
 
+from benchdash.config import get_settings
 from benchdash.kit.badge import BadgeColor
 from tests.fixtures.api import post
 from tests.fixtures.factories import auth, document, metric, token
@@ -133,3 +134,32 @@ def test_a_badge_path_without_svg_is_not_found(client: TestClient) -> None:
     r = client.get("/api/v1/badges/uvhttp.png")
     assert r.status_code == 404
     assert r.headers["content-type"].startswith("application/problem+json")
+
+
+def test_without_public_reads_badges_need_credentials_and_stay_private(
+    client: TestClient, session: Session, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    up = auth(token(session, "uvhttp"))
+    _run(client, up, 100, 0)
+    monkeypatch.setenv("BENCHDASH_PUBLIC_READ", "false")
+    get_settings.cache_clear()
+    try:
+        anonymous = client.get("/api/v1/badges/uvhttp.svg")
+        assert anonymous.status_code == 401
+        assert anonymous.headers["content-type"].startswith("application/problem+json")
+        signed = client.get("/api/v1/badges/uvhttp.svg", headers=up)
+        assert signed.status_code == 200
+        assert signed.headers["cache-control"] == "private, max-age=300", "no shared caches"
+        image = client.get(
+            "/api/v1/series/image.svg",
+            params={
+                "system": "uvhttp",
+                "benchmark": "medium_concurrency",
+                "metric": "requests_per_second",
+            },
+            headers=up,
+        )
+        assert image.status_code == 200 and image.headers["cache-control"].startswith("private")
+    finally:
+        monkeypatch.delenv("BENCHDASH_PUBLIC_READ")
+        get_settings.cache_clear()
