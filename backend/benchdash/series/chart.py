@@ -8,7 +8,8 @@ read and searched; the SVG has no script (matplotlib writes none).
 
 matplotlib's object API is used (no pyplot, so no global figure registry), but its rc settings
 and font caches are process-wide and not documented as thread-safe, while endpoints run in a
-thread pool: one lock serialises renders (about 30 ms each).
+thread pool: one lock serialises renders (about 30 ms each). matplotlib is imported on the
+first render, so the API and its command line start without it.
 """
 
 from __future__ import annotations
@@ -17,12 +18,10 @@ import io
 import math
 import threading
 from datetime import timedelta
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
-from matplotlib import rc_context
-from matplotlib.axes import Axes
-from matplotlib.dates import AutoDateLocator, ConciseDateFormatter
-from matplotlib.figure import Figure
+if TYPE_CHECKING:
+    from matplotlib.axes import Axes
 
 ImageFormat = Literal["svg", "png"]
 MEDIA_TYPES: dict[str, str] = {"svg": "image/svg+xml", "png": "image/png"}
@@ -71,6 +70,8 @@ def subtitle(data: dict[str, Any]) -> str:
 
 
 def _draw(ax: Axes, data: dict[str, Any]) -> None:
+    from matplotlib.dates import AutoDateLocator, ConciseDateFormatter
+
     points = data["points"]
     ax.set_title(subtitle(data), loc="left", fontsize=7, color=MUTED)
     if not points:
@@ -115,6 +116,10 @@ def _draw(ax: Axes, data: dict[str, Any]) -> None:
 
 def render(data: dict[str, Any], fmt: ImageFormat) -> bytes:
     """The series `data` (shaped like SeriesRead) drawn as a 640 × 240 SVG or PNG image."""
+    # Imported on the first image, not with the app: matplotlib takes about 0.5 s to import.
+    from matplotlib import rc_context
+    from matplotlib.figure import Figure
+
     with _LOCK, rc_context(_RC):
         fig = Figure(figsize=(WIDTH_PX / DPI, HEIGHT_PX / DPI), dpi=DPI, layout="constrained")
         fig.suptitle(title(data), x=0.01, ha="left", fontsize=9, fontweight="bold", color=TEXT)
