@@ -24,6 +24,7 @@ if TYPE_CHECKING:
     from matplotlib.axes import Axes
 
 ImageFormat = Literal["svg", "png"]
+VERSION = 1  # part of the images' ETags: raise it when the drawing changes
 MEDIA_TYPES: dict[str, str] = {"svg": "image/svg+xml", "png": "image/png"}
 WIDTH_PX, HEIGHT_PX, DPI = 640, 240, 96  # 96 dpi: CSS pixels, so the SVG is 640 × 240 px too
 TITLE_CHARS = 78  # what fits the width at the title's size

@@ -118,7 +118,10 @@ def read_series_image(
         max_points=IMAGE_POINTS,
     )
     found = series_service.read_data(
-        session=session, query=query, if_none_match=if_none_match, representation=fmt
+        session=session,
+        query=query,
+        if_none_match=if_none_match,
+        representation=f"{fmt}-v{chart.VERSION}",
     )
     image = None if found.data is None else chart.render(found.data, fmt)
     media = chart.MEDIA_TYPES[fmt]

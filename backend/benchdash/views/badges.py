@@ -3,7 +3,7 @@
 Regressions are the branch's alerts that are not resolved (open or acknowledged), read through
 the alerts view; suspected are the branch's series whose newest point crossed its floors and
 awaits confirmation (results' read side). The badge's ETag is a hash of what it says, so it
-changes exactly when the badge does.
+changes exactly when the badge does (a hash of its SVG).
 """
 
 from __future__ import annotations
@@ -43,8 +43,7 @@ def _plural(n: int, word: str) -> str:
 def _badge(system: str, branch: str, message: str, color: BadgeColor, known: bool) -> Badge:
     title = f"{system} on {branch}: {LABEL} {message}"
     svg = badge_svg(LABEL, message, color, title=title).encode()
-    stamp = f"{LABEL}:{message}:{color.value}:{title}"
-    etag = '"' + hashlib.blake2b(stamp.encode(), digest_size=12).hexdigest() + '"'
+    etag = '"' + hashlib.blake2b(svg, digest_size=12).hexdigest() + '"'
     return Badge(message, color, known, svg, etag)
 
 
