@@ -2,8 +2,8 @@
 
 Regressions are the branch's alerts that are not resolved (open or acknowledged), read through
 the alerts view; suspected are the branch's series whose newest point crossed its floors and
-awaits confirmation (results' read side). The badge's ETag is a hash of what it says, so it
-changes exactly when the badge does (a hash of its SVG).
+awaits confirmation (results' read side). The badge's ETag is a hash of its SVG, so it changes
+exactly when the badge does.
 """
 
 from __future__ import annotations
