@@ -36,6 +36,7 @@ from benchdash.runs import lifecycle
 from benchdash.runs.router import router as runs_router
 from benchdash.series.router import router as series_router
 from benchdash.systems.router import router as systems_router
+from benchdash.views.badge_router import router as badges_router
 from benchdash.views.router import router as views_router
 
 log = logging.getLogger("benchdash")
@@ -48,6 +49,7 @@ ROUTERS = (
     runs_router,
     series_router,
     alerts_router,
+    badges_router,
 )
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections import Counter
 from urllib.parse import urlencode
 
-from sqlalchemy import func, select
+from sqlalchemy import func, select, text
 from sqlalchemy.orm import Session
 
 from benchdash.results.models import Measurement, SeriesRestart, Verdict
@@ -94,3 +94,21 @@ def level_counts(*, session: Session, run_ids: list[int]) -> dict[int, dict[str,
     for run_id, level, count in rows:
         out.setdefault(run_id, Counter())[level] = count
     return {k: dict(v) for k, v in out.items()}
+
+
+# The newest accepted point of each series of a system's branch (one index probe per series).
+_NEWEST_STAGES = text(
+    """SELECT newest.stage FROM series s JOIN branch b ON b.id = s.branch_id
+    CROSS JOIN LATERAL (
+        SELECT m.stage FROM measurement m JOIN run r ON r.id = m.run_id
+        WHERE m.series_id = s.id AND r.accepted
+        ORDER BY m.started_at DESC, m.run_id DESC LIMIT 1) newest
+    WHERE s.system_id = :system AND b.name = :branch"""
+)
+
+
+def branch_stages(*, session: Session, system_id: int, branch: str) -> Counter[str | None]:
+    """How many of the branch's measured series are at each stage in their newest point
+    (None: judged and not suspected). Empty when the branch has no points."""
+    rows = session.execute(_NEWEST_STAGES, {"system": system_id, "branch": branch}).scalars()
+    return Counter(rows)

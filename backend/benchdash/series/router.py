@@ -1,19 +1,26 @@
-"""GET /api/v1/series."""
+"""GET /api/v1/series and its trend image, GET /api/v1/series/image.{svg,png}."""
 
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Annotated
+from typing import Annotated, Any
 
-from fastapi import APIRouter, Header, Query, Response
+from fastapi import APIRouter, Header, Path, Query, Response
 
+from benchdash.config import get_settings
 from benchdash.deps import ReadAccess, SessionDep
+from benchdash.kit.caching import cached_image
 from benchdash.kit.responses import ERRORS
 from benchdash.kit.validation import INT4_MAX, NO_NUL, TextQuery
+from benchdash.series import chart
 from benchdash.series import service as series_service
 from benchdash.series.schemas import SeriesRead
 
 router = APIRouter(prefix="/api/v1", tags=["series"], dependencies=[ReadAccess], responses=ERRORS)
+IMAGE_POINTS = chart.WIDTH_PX  # about one point per pixel column: more would not show
+_IMAGES: dict[str, Any] = {
+    media: {"schema": {"type": "string"}} for media in chart.MEDIA_TYPES.values()
+}
 
 
 @router.get(
@@ -71,3 +78,51 @@ def read_series(
     if answer.body is None:
         return Response(status_code=304, headers=headers)
     return Response(answer.body, media_type="application/json", headers=headers)
+
+
+@router.get(
+    "/series/image.{fmt}",
+    response_class=Response,
+    responses={
+        200: {"content": _IMAGES, "description": "The trend image"},
+        304: {"description": "Not modified (the If-None-Match ETag still holds)"},
+    },
+)
+def read_series_image(
+    session: SessionDep,
+    fmt: Annotated[chart.ImageFormat, Path(description="svg or png")],
+    system: Annotated[str, Query(max_length=64, pattern=NO_NUL)],
+    benchmark: Annotated[str, Query(max_length=300, pattern=NO_NUL)],
+    metric: Annotated[str, Query(max_length=120, pattern=NO_NUL)],
+    branch: Annotated[str, Query(max_length=200, pattern=NO_NUL)] = "main",
+    testbed: TextQuery = None,
+    params: Annotated[
+        str | None,
+        Query(max_length=4000, pattern=NO_NUL, description="Canonical JSON of the parameters"),
+    ] = None,
+    if_none_match: Annotated[str | None, Header(max_length=200)] = None,
+) -> Response:
+    """One series' trend as a 640 × 240 image: its points, the baseline they were judged
+    against, and its confirmed steps and accepted changes.
+
+    The query is the one of GET /series. Cached for five minutes; the ETag changes with the
+    series' data (If-None-Match gets 304).
+    """
+    query = series_service.SeriesQuery(
+        system=system,
+        benchmark=benchmark,
+        metric=metric,
+        branch=branch,
+        testbed=testbed,
+        params=params,
+        max_points=IMAGE_POINTS,
+    )
+    found = series_service.read_data(
+        session=session,
+        query=query,
+        if_none_match=if_none_match,
+        representation=f"{fmt}-v{chart.VERSION}",
+    )
+    image = None if found.data is None else chart.render(found.data, fmt)
+    media = chart.MEDIA_TYPES[fmt]
+    return cached_image(image, media, found.etag, public=get_settings().public_read)

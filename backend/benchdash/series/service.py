@@ -21,6 +21,7 @@ from sqlalchemy.orm import Session
 from tsdownsample import MinMaxLTTBDownsampler
 
 from benchdash.kit.arrays import typed_text
+from benchdash.kit.caching import etag_matches
 from benchdash.kit.errors import InvalidInput, NotFound
 
 KEEP_LEVELS = ("warn", "fail")
@@ -118,6 +119,14 @@ class SeriesAnswer:
     etag: str
 
 
+@dataclass(frozen=True)
+class SeriesData:
+    """A series as a dict shaped like `SeriesRead` (or None when the ETag holds) and its ETag."""
+
+    data: dict[str, Any] | None
+    etag: str
+
+
 def downsample_indices(
     t: np.ndarray, y: np.ndarray, keep: np.ndarray, max_points: int
 ) -> np.ndarray:
@@ -168,6 +177,20 @@ def _locate(session: Session, q: SeriesQuery) -> tuple[Any, list[str]]:
 
 def read(*, session: Session, query: SeriesQuery, if_none_match: str | None = None) -> SeriesAnswer:
     """The points of one series in time order, downsampled to about `max_points`, as JSON."""
+    found = read_data(session=session, query=query, if_none_match=if_none_match)
+    body = None if found.data is None else orjson.dumps(found.data)
+    return SeriesAnswer(body, found.etag)
+
+
+def read_data(
+    *,
+    session: Session,
+    query: SeriesQuery,
+    if_none_match: str | None = None,
+    representation: str = "",
+) -> SeriesData:
+    """`read`'s series before serialising; `representation` (e.g. "svg") joins the ETag's stamp,
+    so each rendering of the same data has an ETag of its own."""
     row, testbeds = _locate(session, query)
     series_id = row[0]
     given = {"since": query.since, "until": query.until, "profile": query.profile}
@@ -182,11 +205,11 @@ def read(*, session: Session, query: SeriesQuery, if_none_match: str | None = No
     marked = ([(s[0], s[3]) for s in steps], [(c[0], c[2]) for c in changes])
     stamp = (
         f"{series_id}:{total}:{last_id}:{confirmed}:{dismissed}:{row[9]}:{row[10]}:"
-        f"{query.max_points}:{query}:{marked}"
+        f"{query.max_points}:{query}:{marked}" + (f":{representation}" if representation else "")
     )
     etag = '"' + hashlib.blake2b(stamp.encode(), digest_size=12).hexdigest() + '"'
-    if if_none_match == etag:
-        return SeriesAnswer(None, etag)
+    if etag_matches(if_none_match, etag):
+        return SeriesData(None, etag)
     points: Sequence[Any] = ()
     if series_id and total > query.max_points:
         light = session.execute(_ranged(_LIGHT, keys), bounds).all()
@@ -221,4 +244,4 @@ def read(*, session: Session, query: SeriesQuery, if_none_match: str | None = No
         "steps": [dict(zip(STEP_FIELDS, r, strict=True)) for r in steps],
         "changes": [dict(zip(CHANGE_FIELDS, r, strict=True)) for r in changes],
     }
-    return SeriesAnswer(orjson.dumps(body), etag)
+    return SeriesData(body, etag)

@@ -44,10 +44,11 @@ def list_alerts(
     session: Session,
     status: list[AlertStatus] | None = None,
     system: str | None = None,
+    branch: str | None = None,
     run_id: int | None = None,
     limit: int = 200,
 ) -> list[AlertRead]:
-    """Alerts, newest first, filtered by status, system and the run that is their step."""
+    """Alerts, newest first, filtered by status, system, branch and the run that is their step."""
     good = aliased(Run)
     q = (
         select(
@@ -76,6 +77,8 @@ def list_alerts(
         q = q.where(Alert.status.in_(status))
     if system:
         q = q.where(System.slug == system)
+    if branch:
+        q = q.where(Branch.name == branch)
     if run_id is not None:
         q = q.where(Alert.run_id == run_id)
     return [

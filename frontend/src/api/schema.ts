@@ -104,6 +104,31 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/badges/{system}.svg": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read Badge
+         * @description The branch's state as a badge: 'perf | 2 regressions' (red), 'perf | 1 suspected'
+         *     (amber), 'perf | ok' (green) or 'perf | no data' (grey).
+         *
+         *     Regressions are the branch's open and acknowledged alerts; suspected, its series whose
+         *     newest point crossed the floors and awaits confirmation. Cached for five minutes; the ETag
+         *     changes when the badge does (If-None-Match gets 304).
+         */
+        get: operations["badges-read_badge"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/compare": {
         parameters: {
             query?: never;
@@ -309,6 +334,30 @@ export interface paths {
          * @description Take an accepted change back (trigger scope).
          */
         delete: operations["series-withdraw_change"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/series/image.{fmt}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read Series Image
+         * @description One series' trend as a 640 × 240 image: its points, the baseline they were judged
+         *     against, and its confirmed steps and accepted changes.
+         *
+         *     The query is the one of GET /series. Cached for five minutes; the ETag changes with the
+         *     series' data (If-None-Match gets 304).
+         */
+        get: operations["series-read_series_image"];
+        put?: never;
+        post?: never;
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -2356,6 +2405,109 @@ export interface operations {
             };
         };
     };
+    "badges-read_badge": {
+        parameters: {
+            query?: {
+                branch?: string;
+            };
+            header?: {
+                "if-none-match"?: string | null;
+            };
+            path: {
+                /** @description A system slug. */
+                system: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The badge */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/svg+xml": string;
+                };
+            };
+            /** @description Not modified (the If-None-Match ETag still holds) */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Bad request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description No such system: a grey 'no data' badge */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/svg+xml": string;
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Invalid input */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+        };
+    };
     "runs-read_comparison": {
         parameters: {
             query: {
@@ -3425,6 +3577,117 @@ export interface operations {
             };
         };
     };
+    "series-read_series_image": {
+        parameters: {
+            query: {
+                system: string;
+                benchmark: string;
+                metric: string;
+                branch?: string;
+                testbed?: string | null;
+                /** @description Canonical JSON of the parameters */
+                params?: string | null;
+            };
+            header?: {
+                "if-none-match"?: string | null;
+            };
+            path: {
+                /** @description svg or png */
+                fmt: "svg" | "png";
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The trend image */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/png": string;
+                    "image/svg+xml": string;
+                };
+            };
+            /** @description Not modified (the If-None-Match ETag still holds) */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Bad request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Invalid input */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+        };
+    };
     "systems-read_systems": {
         parameters: {
             query?: never;
@@ -4061,6 +4324,7 @@ type ReadonlyArray<T> = [
 ] extends [
     unknown[]
 ] ? Readonly<Exclude<T, undefined>> : Readonly<Exclude<T, undefined>[]>;
+export const pathsApiV1SeriesImageFmtGetParametersPathFmtValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/v1/series/image.{fmt}"]["get"]["parameters"]["path"]["fmt"]> = ["svg", "png"];
 export const alertReadDirectionValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["AlertRead"]["direction"]> = ["higher_is_better", "lower_is_better"];
 export const alertReadLevelValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["AlertRead"]["level"]> = ["warn", "fail"];
 export const alertStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["AlertStatus"]> = ["open", "acknowledged", "resolved"];
