@@ -67,7 +67,7 @@ test.describe("earned alerts", () => {
     await expect(step).toHaveCount(1);
     await expect(step).toHaveAttribute("data-run", String(firstBad.id));
     await expect(step).toHaveAttribute("data-status", "open");
-    await expect(step.locator("text")).toHaveText(/^Fail step \+1[2-4]\.\d %$/);
+    await expect(step.locator("text")).toHaveText(/^Fail step \+1[2-4]\.\d % · worse$/);
     const point = card.locator(`[data-testid="point-marker"][data-run="${firstBad.id}"]`);
     await expect(point).toHaveAttribute("data-stage", "confirmed");
     expect(Math.abs((await centreX(step.locator("line"))) - (await centreX(point)))).toBeLessThan(2);
