@@ -8,6 +8,10 @@ ids) or `openssl_reference`. Benchmarks are named as the shared Criterion adapte
 `group[/function]` with the Criterion value as parameter `input` (`encryption/10` is benchmark
 `encryption`, parameters {"input": 10}). Each repetition reruns Criterion; the repetitions of
 one id are merged (value = mean of their means, samples pooled).
+
+A profile with `harness = "gungraun"` (`instructions`) runs benches/instructions.rs under
+Valgrind's Callgrind instead and reports `instructions` and `estimated_cycles` for the same
+ids (relay_callgrind.py).
 """
 
 from __future__ import annotations
@@ -152,7 +156,7 @@ def instrumented(drv: driving.Driver, crate: Path) -> int:
     gungraun = locked_version(crate, "gungraun")
     if gungraun is None:
         drv.fail("gungraun is not in systems/relay/Cargo.lock")
-    results = relay_callgrind.run(drv, crate, gungraun)
+    results = relay_callgrind.run(drv, gungraun)
     drv.finish(
         results,
         **rust_toolchain(drv, crate),

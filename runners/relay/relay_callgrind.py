@@ -43,7 +43,7 @@ def ensure_runner(drv: driving.Driver, version: str) -> Path:
         driving.log(f"{RUNNER_CRATE} {version}: {binary}")
         return binary
     cmd = ["cargo", "install", "--locked", RUNNER_CRATE, "--version", version]
-    drv.build([*cmd, "--root", str(root)], cwd=root.parent if root.parent.is_dir() else None)
+    drv.build([*cmd, "--root", str(root)])
     found = drv.output([str(binary), "--version"])
     if found != f"{RUNNER_CRATE} {version}":
         drv.fail(f"{binary} says {found!r} after cargo install, expected {version}")
@@ -111,7 +111,7 @@ def announcer(
     return on_line
 
 
-def run(drv: driving.Driver, crate: Path, runner_version: str) -> list[dict[str, Any]]:
+def run(drv: driving.Driver, runner_version: str) -> list[dict[str, Any]]:
     """Build and run the Callgrind benches `repetitions` times; results in scenario order."""
     if shutil.which("valgrind") is None:
         drv.fail("valgrind is not installed (see systems/relay/apt-packages.txt)")
@@ -126,7 +126,6 @@ def run(drv: driving.Driver, crate: Path, runner_version: str) -> list[dict[str,
     runs: dict[str, list[dict[str, Any]]] = {}
     for rep in range(1, reps + 1):
         suffix = f" (repetition {rep}/{reps})" if reps > 1 else ""
-
         output = drv.check(
             ["cargo", "bench", "--locked", "--bench", BENCH_TARGET],
             env=env,
