@@ -8,6 +8,10 @@ ids) or `openssl_reference`. Benchmarks are named as the shared Criterion adapte
 `group[/function]` with the Criterion value as parameter `input` (`encryption/10` is benchmark
 `encryption`, parameters {"input": 10}). Each repetition reruns Criterion; the repetitions of
 one id are merged (value = mean of their means, samples pooled).
+
+A profile with `harness = "gungraun"` (`instructions`) runs benches/instructions.rs under
+Valgrind's Callgrind instead and reports `instructions` and `estimated_cycles` for the same
+ids (relay_callgrind.py).
 """
 
 from __future__ import annotations
@@ -18,6 +22,8 @@ import shutil
 import sys
 from pathlib import Path
 from typing import Any
+
+import relay_callgrind
 
 from benchdash_runner import document, driving
 from benchdash_runner.adapters import criterion as criterion_adapter
@@ -134,10 +140,47 @@ def locked_version(crate: Path, package: str) -> str | None:
     return found.group(1) if found else None
 
 
+def rust_toolchain(drv: driving.Driver, crate: Path) -> dict[str, str | None]:
+    """compiler, compiler_version and the crate's version for `finish`."""
+    rustc = (drv.output(["rustc", "--version"]) or "").split()
+    version = re.search(r'^version\s*=\s*"([^"]+)"', (crate / "Cargo.toml").read_text(), re.M)
+    return {
+        "compiler": "rustc",
+        "compiler_version": rustc[1] if len(rustc) > 1 else None,
+        "version": version.group(1) if version else None,
+    }
+
+
+def instrumented(drv: driving.Driver, crate: Path) -> int:
+    """The `harness = "gungraun"` profile: Callgrind instruction counts, no Criterion."""
+    gungraun = locked_version(crate, "gungraun")
+    if gungraun is None:
+        drv.fail("gungraun is not in systems/relay/Cargo.lock")
+    results = relay_callgrind.run(drv, gungraun)
+    drv.finish(
+        results,
+        **rust_toolchain(drv, crate),
+        configuration={
+            "cargo_profile": "bench",
+            "opt_level": 3,
+            "lto": True,
+            "codegen_units": 1,
+            "rustflags": os.environ.get("RUSTFLAGS", ""),
+            "harness": "gungraun",
+            "gungraun": gungraun,
+            "valgrind": drv.output(["valgrind", "--version"]),
+            "repetitions": drv.repetitions,
+        },
+    )
+    return 0
+
+
 def main() -> int:
     """Build, run the selected scenarios with their repetitions, write DIR/result.json."""
     drv, _ = driving.start(Path(__file__).with_name("runner.toml"))
     crate, reps = drv.system_dir, drv.repetitions
+    if drv.profile.get("harness") == "gungraun":
+        return instrumented(drv, crate)
     openssl_seconds = int(drv.profile.get("openssl_seconds", 1))
     criterion_ids = [s for s in drv.scenarios if s != OPENSSL_SCENARIO]
     target = Path(os.environ.get("CARGO_TARGET_DIR") or crate / "target")
@@ -166,13 +209,9 @@ def main() -> int:
         drv.fail(f"no Criterion output for: {', '.join(missing)}")
     results = [criterion_result(ours[i]) for i in criterion_ids]
     openssl_results(reference, results)
-    rustc = (drv.output(["rustc", "--version"]) or "").split()
-    version = re.search(r'^version\s*=\s*"([^"]+)"', (crate / "Cargo.toml").read_text(), re.M)
     drv.finish(
         results,
-        compiler="rustc",
-        compiler_version=rustc[1] if len(rustc) > 1 else None,
-        version=version.group(1) if version else None,
+        **rust_toolchain(drv, crate),
         configuration={
             "cargo_profile": "bench",
             "opt_level": 3,

@@ -5,6 +5,7 @@ from __future__ import annotations
 import importlib.util
 import json
 import shutil
+import sys
 import tomllib
 from pathlib import Path
 from types import ModuleType
@@ -16,6 +17,7 @@ from benchdash_runner.adapters import AdapterError
 
 ROOT = Path(__file__).resolve().parents[1]
 CRITERION = ROOT / "testdata" / "criterion" / "relay"
+sys.path.insert(0, str(ROOT / "relay"))  # driver.py imports relay_callgrind beside it
 
 
 def _load_driver() -> ModuleType:

@@ -28,6 +28,8 @@ FIXTURES = {
     "gotest-json/bench.jsonl": "gotest-json",
     "gungraun/changed.txt": "gungraun",
     "gungraun/first_run.txt": "gungraun",
+    "gungraun/relay/instructions.txt": "gungraun",
+    "gungraun/relay/slowdown.txt": "gungraun",
     "hey/index.txt": "hey",
     "hey/missing.txt": "hey",
     "hyperfine/parameter_scan.json": "hyperfine",

@@ -4,6 +4,7 @@
 //! cached (cache lookup + AES + insert), `decryption_uncached/*` is AES alone, and only
 //! `decryption_with_cache/second_decrypt_cache_hit` measures a cache hit.
 
+mod fixtures;
 mod support;
 
 use std::hint::black_box;
@@ -27,7 +28,7 @@ fn service() -> CryptoService {
 /// lookup of a true LRU a miss, without any untimed setup per iteration.
 fn miss_pool(service: &CryptoService, len: usize) -> Vec<String> {
     (0..=DEFAULT_CAPACITY)
-        .map(|_| service.encrypt(&support::text_of_len(len)).expect("encrypts"))
+        .map(|_| service.encrypt(&fixtures::text_of_len(len)).expect("encrypts"))
         .collect()
 }
 
@@ -35,7 +36,7 @@ fn encryption(c: &mut Criterion) {
     let service = service();
     let mut group = c.benchmark_group("encryption");
     for size in SIZES {
-        let plaintext = support::text_of_len(size);
+        let plaintext = fixtures::text_of_len(size);
         group.throughput(Throughput::Bytes(size as u64));
         group.bench_with_input(BenchmarkId::from_parameter(size), &plaintext, |b, text| {
             b.iter(|| service.encrypt(black_box(text)).expect("encrypts"))
@@ -103,7 +104,7 @@ fn decryption_uncached(c: &mut Criterion) {
     let service = service();
     let mut group = c.benchmark_group("decryption_uncached");
     for size in SIZES {
-        let stored = service.encrypt(&support::text_of_len(size)).expect("encrypts");
+        let stored = service.encrypt(&fixtures::text_of_len(size)).expect("encrypts");
         group.throughput(Throughput::Bytes(size as u64));
         group.bench_with_input(BenchmarkId::from_parameter(size), &stored, |b, stored| {
             b.iter(|| service.decrypt_uncached(black_box(stored)).expect("decrypts"))

@@ -1,56 +1,16 @@
 //! Criterion benches of JSON (de)serialization and SSE parsing.
 
+mod fixtures;
 mod support;
 
 use std::hint::black_box;
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
-use relay::message::{ComplexMessage, ContentBlock, Role, SimpleMessage, Usage};
+use fixtures::{
+    complex_message, simple_message, SSE_CONTENT_BLOCK_DELTA, SSE_MESSAGE_DELTA, SSE_MESSAGE_START,
+};
+use relay::message::{ComplexMessage, Role, SimpleMessage};
 use relay::sse;
-
-const SSE_MESSAGE_START: &str = concat!(
-    "event: message_start\n",
-    r#"data: {"type":"message_start","message":{"id":"msg_bench_0042","type":"message","role":"assistant","content":[],"model":"claude-3-5-sonnet-20241022","stop_reason":null,"stop_sequence":null,"usage":{"input_tokens":27,"output_tokens":1}}}"#,
-    "\n\n"
-);
-const SSE_CONTENT_BLOCK_DELTA: &str = concat!(
-    "event: content_block_delta\n",
-    r#"data: {"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"Sure"}}"#,
-    "\n\n"
-);
-const SSE_MESSAGE_DELTA: &str = concat!(
-    "event: message_delta\n",
-    r#"data: {"type":"message_delta","delta":{"stop_reason":"end_turn","stop_sequence":null},"usage":{"output_tokens":73}}"#,
-    "\n\n"
-);
-
-fn simple_message() -> SimpleMessage {
-    SimpleMessage {
-        id: "msg_bench_0001".into(),
-        role: Role::Assistant,
-        content: "Of course. What should we look at?".into(),
-    }
-}
-
-fn complex_message() -> ComplexMessage {
-    ComplexMessage {
-        id: "msg_bench_0002".into(),
-        kind: "message".into(),
-        role: Role::Assistant,
-        content: vec![ContentBlock {
-            kind: "text".into(),
-            text: "The relay forwards each request and counts tokens. ".repeat(10),
-        }],
-        model: "claude-3-5-sonnet-20241022".into(),
-        stop_reason: Some("end_turn".into()),
-        usage: Usage {
-            input_tokens: 120,
-            output_tokens: 480,
-            cache_creation_input_tokens: 64,
-            cache_read_input_tokens: 32,
-        },
-    }
-}
 
 fn simple(c: &mut Criterion) {
     let message = simple_message();

@@ -39,9 +39,3 @@ pub fn criterion() -> Criterion {
         Profile::Standard | Profile::Full => base,
     }
 }
-
-/// Printable ASCII text of `len` bytes.
-#[allow(dead_code)] // only the crypto target uses it
-pub fn text_of_len(len: usize) -> String {
-    (0..len).map(|i| char::from(b'a' + (i % 26) as u8)).collect()
-}
