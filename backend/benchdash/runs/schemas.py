@@ -68,7 +68,12 @@ class RunCreate(BaseModel):
 
     system: str = Field(pattern=r"^[a-z0-9][a-z0-9_.-]{0,63}$")
     ref: str = Field("main", min_length=1, max_length=200, pattern=r"^[A-Za-z0-9._/@^~-]+$")
-    profile: Literal["quick", "standard", "full"] = "quick"
+    profile: str = Field(
+        "quick",
+        pattern=r"^[A-Za-z0-9_.-]{1,40}$",
+        description="A profile the system's manifest declares (quick, standard, full, or its own, "
+        "such as relay's instructions).",
+    )
     benchmarks: list[Annotated[SafeStr, Field(max_length=300)]] | None = Field(None, max_length=200)
     branch: SafeStr | None = Field(None, min_length=1, max_length=200)
     trigger: Literal[RunTrigger.WEB, RunTrigger.SCHEDULE] = Field(

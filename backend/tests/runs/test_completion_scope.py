@@ -54,3 +54,25 @@ def test_the_systems_agent_token_completes_it(client: TestClient, session: Sessi
     r = client.post("/api/v1/results", json=_completion(run_id), headers=agent)
     assert r.status_code == 201, r.text
     assert r.json()["run"]["id"] == run_id and r.json()["run"]["status"] == "completed"
+
+
+def test_a_run_may_ask_for_any_profile_its_manifest_declares(
+    client: TestClient, session: Session
+) -> None:
+    agent = auth(token(session, "cachex", scope="agent"))
+    manifest = {
+        **MANIFEST,
+        "profiles": {
+            **MANIFEST["profiles"],
+            "instructions": {"time_limit_s": 600, "scenarios": []},
+        },
+    }
+    assert client.put("/api/v1/systems/cachex/manifest", json=manifest, headers=agent).is_success
+    trig = auth(token(session, "cachex", scope="trigger"))
+    body = {"system": "cachex", "ref": "main", "profile": "instructions"}
+    r = client.post("/api/v1/runs", json=body, headers=trig)
+    assert r.status_code == 201 and r.json()["profile"] == "instructions", r.text
+    r = client.post("/api/v1/runs", json={**body, "profile": "huge"}, headers=trig)
+    assert r.status_code == 422 and "no profile 'huge'" in r.json()["detail"]
+    r = client.post("/api/v1/runs", json={**body, "profile": "bad name!"}, headers=trig)
+    assert r.status_code == 422

@@ -1180,10 +1180,10 @@ export interface components {
             branch?: string | null;
             /**
              * Profile
+             * @description A profile the system's manifest declares (quick, standard, full, or its own, such as relay's instructions).
              * @default quick
-             * @enum {string}
              */
-            profile: "quick" | "standard" | "full";
+            profile: string;
             /**
              * Ref
              * @default main
@@ -4333,7 +4333,6 @@ export const levelValues: ReadonlyArray<FlattenedDeepRequired<components>["schem
 export const manifestMetricDirectionValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ManifestMetric"]["direction"]> = ["higher_is_better", "lower_is_better"];
 export const metricInDirectionValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["MetricIn"]["direction"]> = ["higher_is_better", "lower_is_better"];
 export const metricReadDirectionValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["MetricRead"]["direction"]> = ["higher_is_better", "lower_is_better"];
-export const runCreateProfileValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["RunCreate"]["profile"]> = ["quick", "standard", "full"];
 export const runCreateTriggerValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["RunCreate"]["trigger"]> = ["web", "schedule"];
 export const runReportStatusAnyOf0Values: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["RunReport"]["status"]> = ["building", "running", "uploading", "failed", "cancelled", "timed_out"];
 export const runStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["RunStatus"]> = ["queued", "building", "running", "uploading", "completed", "failed", "cancelled", "timed_out"];

@@ -9,8 +9,9 @@ import { useSignedInUser } from "@/lib/session";
 import { useCreateRun } from "@/features/system/api/createRun";
 import styles from "@/features/system/components/RunBenchmarksDialog.module.css";
 
-const PROFILES = ["quick", "standard", "full"] as const;
-type Profile = (typeof PROFILES)[number];
+// The usual profiles first, then any other the manifest declares (relay's instructions).
+const USUAL = ["quick", "standard", "full"];
+type Profile = string;
 
 /** The "Run benchmarks" button and its dialog: ref, profile, benchmarks → the new run's page. */
 export function RunBenchmarksDialog({ system }: { system: Schemas["SystemDetail"] }) {
@@ -19,7 +20,12 @@ export function RunBenchmarksDialog({ system }: { system: Schemas["SystemDetail"
   const create = useCreateRun();
   const [open, setOpen] = useState(false);
   const profiles = system.profiles ?? {};
-  const offered = PROFILES.filter((p) => p in profiles);
+  const offered = [
+    ...USUAL.filter((p) => p in profiles),
+    ...Object.keys(profiles)
+      .filter((p) => !USUAL.includes(p))
+      .sort(),
+  ];
   const [ref, setRef] = useState("main");
   const [profile, setProfile] = useState<Profile>(offered[0] ?? "quick");
   const [picked, setPicked] = useState<string[]>([]);
