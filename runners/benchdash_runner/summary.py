@@ -12,7 +12,7 @@ from rich.console import Console
 from rich.table import Table
 
 # Most alarming first; the order of rows in the table and the summary.
-LEVELS = ("fail", "warn", "noisy", "unstable", "improved", "ok", "no_baseline")
+LEVELS = ("fail", "warn", "noisy", "unstable", "improved", "ok", "learning", "no_baseline")
 GATES = {"warn": {"warn", "fail"}, "fail": {"fail"}, "never": set()}
 _STYLE = {"fail": "bold red", "warn": "yellow", "improved": "green", "noisy": "magenta"}
 _MISSING = "\u2013"  # en dash
@@ -59,7 +59,7 @@ def print_table(console: Console, verdicts: list[dict[str, Any]]) -> None:
     rows = sort_verdicts(verdicts)
     hidden = 0
     if len(rows) > TABLE_ROWS_MAX:
-        quiet = {"ok", "no_baseline"}
+        quiet = {"ok", "learning", "no_baseline"}
         hidden = sum(1 for v in rows if v.get("level") in quiet)
         rows = [v for v in rows if v.get("level") not in quiet]
     table = Table(show_lines=False, header_style="bold")
@@ -79,7 +79,7 @@ def print_table(console: Console, verdicts: list[dict[str, Any]]) -> None:
         )
     console.print(table)
     if hidden:
-        console.print(f"({hidden} ok / no_baseline verdicts not shown)")
+        console.print(f"({hidden} ok / learning / no_baseline verdicts not shown)")
 
 
 def markdown(*, response: dict[str, Any], base_url: str, fail_on: str, system: str) -> str:

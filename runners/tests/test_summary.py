@@ -61,7 +61,7 @@ def test_long_tables_hide_ok_rows() -> None:
     summary.print_table(console, vs)
     out = console.export_text()
     assert "slow" in out and "b1 " not in out
-    assert "(60 ok / no_baseline verdicts not shown)" in out
+    assert "(60 ok / learning / no_baseline verdicts not shown)" in out
 
 
 def test_formatting_helpers() -> None:

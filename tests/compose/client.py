@@ -10,7 +10,7 @@ from collections.abc import Callable
 from typing import Any
 
 TERMINAL = {"completed", "failed", "cancelled", "timed_out"}
-LEVELS = {"ok", "improved", "warn", "fail", "noisy", "unstable", "no_baseline"}
+LEVELS = {"ok", "improved", "warn", "fail", "noisy", "unstable", "learning", "no_baseline"}
 
 
 class Client:
