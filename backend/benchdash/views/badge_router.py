@@ -10,7 +10,7 @@ from benchdash.config import get_settings
 from benchdash.deps import ReadAccess, SessionDep
 from benchdash.kit.caching import cached_image, etag_matches
 from benchdash.kit.responses import ERRORS
-from benchdash.kit.validation import NO_NUL, SlugPath
+from benchdash.kit.validation import SlugPath
 from benchdash.views import badges
 
 router = APIRouter(prefix="/api/v1", tags=["badges"], dependencies=[ReadAccess], responses=ERRORS)
@@ -30,7 +30,15 @@ _SVG_CONTENT: dict[str, Any] = {SVG: {"schema": {"type": "string"}}}
 def read_badge(
     session: SessionDep,
     system: SlugPath,
-    branch: Annotated[str, Query(min_length=1, max_length=200, pattern=NO_NUL)] = "main",
+    branch: Annotated[
+        str,
+        Query(
+            min_length=1,
+            max_length=200,
+            pattern=r"^[^\x00-\x1f\x7f]*$",
+            description="A branch name (git's: no control characters)",
+        ),
+    ] = "main",
     if_none_match: Annotated[str | None, Header(max_length=200)] = None,
 ) -> Response:
     """The branch's state as a badge: 'perf | 2 regressions' (red), 'perf | 1 suspected'

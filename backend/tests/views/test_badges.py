@@ -163,3 +163,17 @@ def test_without_public_reads_badges_need_credentials_and_stay_private(
     finally:
         monkeypatch.delenv("BENCHDASH_PUBLIC_READ")
         get_settings.cache_clear()
+
+
+def test_a_branch_with_control_characters_is_refused_not_a_500(client: TestClient) -> None:
+    r = client.get("/api/v1/badges/uvhttp.svg", params={"branch": "main\x01\x08"})
+    assert r.status_code == 422  # found by the fuzzer: the SVG could not hold it
+    assert r.headers["content-type"] == "application/problem+json"
+
+
+def test_words_xml_cannot_hold_are_dropped_from_the_svg() -> None:
+    from benchdash.kit.badge import badge_svg
+
+    svg = badge_svg("perf", "ok\x1c", BadgeColor.GREEN, title="relay on feat\x01/x: perf ok")
+    root = ET.fromstring(svg)  # parses: no control character left
+    assert "relay on feat/x: perf ok" in ET.tostring(root, encoding="unicode")
