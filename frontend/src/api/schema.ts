@@ -2408,6 +2408,7 @@ export interface operations {
     "badges-read_badge": {
         parameters: {
             query?: {
+                /** @description A branch name (git's: no control characters) */
                 branch?: string;
             };
             header?: {
