@@ -48,7 +48,7 @@ class BranchRead(BaseModel):
 class BaselinePin(BaseModel):
     """Which run to pin as a branch's baseline (null unpins)."""
 
-    run_id: Annotated[int, Field(ge=1, le=2**31 - 1)] | None
+    run_id: Annotated[int, Field(ge=1, le=2**31 - 1, strict=True)] | None  # true is no run id
 
 
 class SystemRegistration(BaseModel):

@@ -24,7 +24,6 @@ _SVG_CONTENT: dict[str, Any] = {SVG: {"schema": {"type": "string"}}}
     responses={
         200: {"content": _SVG_CONTENT, "description": "The badge"},
         304: {"description": "Not modified (the If-None-Match ETag still holds)"},
-        404: {"content": _SVG_CONTENT, "description": "No such system: a grey 'no data' badge"},
     },
 )
 def read_badge(
@@ -42,16 +41,15 @@ def read_badge(
     if_none_match: Annotated[str | None, Header(max_length=200)] = None,
 ) -> Response:
     """The branch's state as a badge: 'perf | 2 regressions' (red), 'perf | 1 suspected'
-    (amber), 'perf | ok' (green) or 'perf | no data' (grey).
+    (amber), 'perf | ok' (green) or 'perf | no data' (grey, also for a system it does not know,
+    uncached).
 
     Regressions are the branch's open and acknowledged alerts; suspected, its series whose
     newest point crossed the floors and awaits confirmation. Cached for five minutes; the ETag
     changes when the badge does (If-None-Match gets 304).
     """
     badge = badges.status(session=session, system=system, branch=branch)
-    if not badge.known:
-        return Response(
-            badge.svg, status_code=404, media_type=SVG, headers={"Cache-Control": "no-cache"}
-        )
+    if not badge.known:  # a 200 badge, as shields do: an embedding page shows "no data"
+        return Response(badge.svg, media_type=SVG, headers={"Cache-Control": "no-cache"})
     body = None if etag_matches(if_none_match, badge.etag) else badge.svg
     return cached_image(body, SVG, badge.etag, public=get_settings().public_read)

@@ -84,16 +84,15 @@ def test_open_and_acknowledged_alerts_are_regressions(client: TestClient, sessio
     assert _badge(client, branch="main")[1] == "perf | 2 regressions", "acknowledged still counts"
 
 
-def test_no_data_is_grey_and_an_unknown_system_is_a_404_badge(
-    client: TestClient, session: Session
-) -> None:
+def test_no_data_is_grey_also_for_an_unknown_system(client: TestClient, session: Session) -> None:
     up = auth(token(session, "uvhttp"))
     _run(client, up, 100, 0)
     status, words, r = _badge(client, branch="no-such-branch")
     assert (status, words) == (200, "perf | no data")
     assert BadgeColor.GREY.value in _fill(r)
     status, words, r = _badge(client, "nosuchsystem")
-    assert (status, words) == (404, "perf | no data")
+    assert (status, words) == (200, "perf | no data")  # an embedding page still shows it
+    assert r.headers["Cache-Control"] == "no-cache"
     assert BadgeColor.GREY.value in _fill(r)
     assert "ETag" not in r.headers
 

@@ -114,7 +114,8 @@ export interface paths {
         /**
          * Read Badge
          * @description The branch's state as a badge: 'perf | 2 regressions' (red), 'perf | 1 suspected'
-         *     (amber), 'perf | ok' (green) or 'perf | no data' (grey).
+         *     (amber), 'perf | ok' (green) or 'perf | no data' (grey, also for a system it does not know,
+         *     uncached).
          *
          *     Regressions are the branch's open and acknowledged alerts; suspected, its series whose
          *     newest point crossed the floors and awaits confirmation. Cached for five minutes; the ETag
@@ -2468,13 +2469,14 @@ export interface operations {
                     "application/problem+json": unknown;
                 };
             };
-            /** @description No such system: a grey 'no data' badge */
+            /** @description Not found */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "image/svg+xml": string;
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
                 };
             };
             /** @description Conflict */
