@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, BeforeValidator, Field
 
 Direction = Literal["higher_is_better", "lower_is_better"]
 
@@ -45,10 +45,17 @@ class BranchRead(BaseModel):
     pinned_run_id: int | None
 
 
+def _json_integer(value: object) -> object:
+    """A JSON integer (5240.0 counts, as JSON Schema says); true or "3" is not a run id."""
+    if value is not None and (isinstance(value, bool) or not isinstance(value, int | float)):
+        raise ValueError("must be an integer run id")
+    return value
+
+
 class BaselinePin(BaseModel):
     """Which run to pin as a branch's baseline (null unpins)."""
 
-    run_id: Annotated[int, Field(ge=1, le=2**31 - 1, strict=True)] | None  # true is no run id
+    run_id: Annotated[int, BeforeValidator(_json_integer), Field(ge=1, le=2**31 - 1)] | None
 
 
 class SystemRegistration(BaseModel):

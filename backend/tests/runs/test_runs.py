@@ -47,13 +47,19 @@ def test_pinned_baseline_is_used(client: TestClient, session: Session) -> None:
         headers=auth(token(session, "uvhttp", scope="trigger")),
     )
     assert bad.status_code == 404
-    for not_a_run in (True, "3", 2.5):  # the fuzzer's `true` was taken as run 1
+    for not_a_run in (True, "3", 2.5):  # the fuzzer's `true` was taken as run 1 (5.0 is fine)
         r = client.put(
             "/api/v1/systems/uvhttp/branches/main/baseline",
             json={"run_id": not_a_run},
             headers=auth(token(session, "uvhttp", scope="trigger")),
         )
         assert r.status_code == 422, (not_a_run, r.text)
+    r = client.put(
+        "/api/v1/systems/uvhttp/branches/main/baseline",
+        json={"run_id": float(pinned)},  # JSON Schema's integer: 5.0 is one
+        headers=auth(token(session, "uvhttp", scope="trigger")),
+    )
+    assert r.status_code == 200 and r.json()["pinned_run_id"] == pinned
 
 
 def test_new_branch_starts_from_main(client: TestClient, session: Session) -> None:
