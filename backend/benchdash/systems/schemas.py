@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, BeforeValidator, Field
+from pydantic import BaseModel, Field, field_validator
 
 Direction = Literal["higher_is_better", "lower_is_better"]
 
@@ -55,7 +55,12 @@ def _json_integer(value: object) -> object:
 class BaselinePin(BaseModel):
     """Which run to pin as a branch's baseline (null unpins)."""
 
-    run_id: Annotated[int, BeforeValidator(_json_integer), Field(ge=1, le=2**31 - 1)] | None
+    run_id: Annotated[int, Field(ge=1, le=2**31 - 1)] | None
+
+    @field_validator("run_id", mode="before")
+    @classmethod
+    def _an_integer(cls, value: object) -> object:
+        return _json_integer(value)
 
 
 class SystemRegistration(BaseModel):
