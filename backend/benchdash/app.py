@@ -17,14 +17,13 @@ from fastapi.staticfiles import StaticFiles
 from starlette.concurrency import run_in_threadpool
 
 from benchdash import __version__, apidocs
+from benchdash.alerts import endpoints as alert_endpoints
 from benchdash.alerts import reruns
-from benchdash.alerts.router import router as alerts_router
+from benchdash.auth import endpoints as auth_endpoints
 from benchdash.auth import usage
-from benchdash.auth.router import router as auth_router
 from benchdash.config import get_settings
 from benchdash.db import transaction
 from benchdash.health import router as health_router
-from benchdash.ingest.router import router as ingest_router
 from benchdash.kit.body import BodyMiddleware
 from benchdash.kit.errors import NotFound
 from benchdash.kit.head import HeadAsGet
@@ -32,24 +31,21 @@ from benchdash.kit.headers import SecurityHeaders
 from benchdash.kit.problem import install_handlers, problem_response
 from benchdash.kit.request import RequestGuard
 from benchdash.openapi_links import BenchdashAPI
+from benchdash.results import endpoints as result_endpoints
+from benchdash.runs import endpoints as run_endpoints
 from benchdash.runs import lifecycle
-from benchdash.runs.router import router as runs_router
-from benchdash.series.router import router as series_router
-from benchdash.systems.router import router as systems_router
-from benchdash.views.badge_router import router as badges_router
-from benchdash.views.router import router as views_router
+from benchdash.series import endpoints as series_endpoints
+from benchdash.systems import endpoints as system_endpoints
 
 log = logging.getLogger("benchdash")
 ROUTERS = (
     health_router,
-    auth_router,
-    views_router,
-    systems_router,
-    ingest_router,
-    runs_router,
-    series_router,
-    alerts_router,
-    badges_router,
+    auth_endpoints.router,
+    system_endpoints.router,
+    result_endpoints.router,
+    run_endpoints.router,
+    series_endpoints.router,
+    alert_endpoints.router,
 )
 
 

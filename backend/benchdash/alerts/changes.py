@@ -108,3 +108,16 @@ def withdraw(*, session: Session, change_id: int, by: str) -> None:
         target=f"series {change.series_id}",
         detail={"run_id": change.run_id},
     )
+
+
+_CHANGES_OF_SERIES = text(
+    """SELECT c.id, c.run_id, c.note, c.created_by, c.created_at FROM series_restart c
+    WHERE c.series_id = :series ORDER BY c.run_id"""
+)
+CHANGE_FIELDS = ("id", "run_id", "note", "created_by", "created_at")
+
+
+def of_series(*, session: Session, series_id: int) -> list[dict[str, object]]:
+    """The series' accepted changes, oldest first, as the series read's wire form."""
+    rows = session.execute(_CHANGES_OF_SERIES, {"series": series_id}).all()
+    return [dict(zip(CHANGE_FIELDS, r, strict=True)) for r in rows]

@@ -7,7 +7,7 @@ from datetime import datetime
 from sqlalchemy import CheckConstraint, DateTime, Float, ForeignKey, Index, Integer, String, text
 from sqlalchemy.orm import Mapped, mapped_column
 
-from benchdash.alerts.states import AlertStatus
+from benchdash.alerts.states import ALERT_LEVELS, AlertStatus
 from benchdash.db import Base, utcnow
 from benchdash.kit.sql import sql_in
 
@@ -18,7 +18,7 @@ class Alert(Base):
     __tablename__ = "alert"
     __table_args__ = (
         CheckConstraint(f"status IN ({sql_in(AlertStatus)})", name="status_known"),
-        CheckConstraint("level IN ('warn','fail')", name="level_known"),
+        CheckConstraint(f"level IN ({sql_in(ALERT_LEVELS)})", name="level_known"),
         Index(
             "uq_alert_active_series",
             "benchmark_id",
@@ -26,7 +26,7 @@ class Alert(Base):
             "branch_id",
             "testbed_id",
             unique=True,
-            postgresql_where=text("status <> 'resolved'"),
+            postgresql_where=text(f"status <> '{AlertStatus.RESOLVED}'"),
         ),
     )
 

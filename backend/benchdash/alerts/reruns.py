@@ -19,6 +19,7 @@ from sqlalchemy.orm import Session
 
 from benchdash.alerts import service as alert_service
 from benchdash.kit.errors import AppError
+from benchdash.kit.sql import sql_in
 from benchdash.regression import confirm
 from benchdash.regression.engine import Baseline, Level, Thresholds
 from benchdash.regression.model import Action, Floors, Point, Stage, UploadVerdict
@@ -26,25 +27,25 @@ from benchdash.results import store
 from benchdash.results.judge import Judged
 from benchdash.runs import lifecycle
 from benchdash.runs.models import Run
-from benchdash.runs.states import TERMINAL, RunTrigger
+from benchdash.runs.states import TERMINAL, RunStatus, RunTrigger
 
 log = logging.getLogger("benchdash")
 
 _SUSPECTS = text(
-    """
+    f"""
     SELECT v.id, m.series_id, m.value, r.commit, r.started_at, v.level, v.baseline_value,
            v.baseline_run_ids, v.baseline_source, v.change_pct, v.p_value, v.z_score, v.gate,
            v.warn_threshold, v.fail_threshold, v.floor_warn, v.floor_fail, v.variation,
            mt.direction, m.benchmark_id, m.metric_id
     FROM measurement m JOIN verdict v ON v.measurement_id = m.id
     JOIN run r ON r.id = m.run_id JOIN metric mt ON mt.id = m.metric_id
-    WHERE m.run_id = :run AND v.stage = 'suspected'
+    WHERE m.run_id = :run AND v.stage = '{Stage.SUSPECTED}'
     """
 )
 _RERUN_POINTS = text(
-    """
+    f"""
     SELECT m.run_id, m.value, r.commit FROM measurement m JOIN run r ON r.id = m.run_id
-    WHERE r.rerun_of = :run AND r.status = 'completed'
+    WHERE r.rerun_of = :run AND r.status = '{RunStatus.COMPLETED}'
       AND m.benchmark_id = :benchmark AND m.metric_id = :metric
     ORDER BY r.id
     """
@@ -58,13 +59,13 @@ _LAST_GOOD = text(
 )
 # Driven from the re-runs (few rows, `rerun_of` indexed) rather than from every verdict.
 _PENDING = text(
-    """
+    f"""
     SELECT DISTINCT q.rerun_of FROM run q
     WHERE q.rerun_of IS NOT NULL
       AND NOT EXISTS (SELECT 1 FROM run r WHERE r.rerun_of = q.rerun_of
-                      AND r.status NOT IN ('completed','failed','cancelled','timed_out'))
+                      AND r.status NOT IN ({sql_in(TERMINAL)}))
       AND EXISTS (SELECT 1 FROM measurement m JOIN verdict v ON v.measurement_id = m.id
-                  WHERE m.run_id = q.rerun_of AND v.stage = 'suspected')
+                  WHERE m.run_id = q.rerun_of AND v.stage = '{Stage.SUSPECTED}')
     """
 )
 

@@ -26,14 +26,14 @@ from benchdash.runs.models import Run
 from benchdash.systems.models import System
 
 _OPEN_ALERTS = typed_text(
-    """
+    f"""
     SELECT s.id, a.run_id, coalesce(a.baseline_value, v.baseline_value),
            coalesce(a.warn_floor, v.floor_warn, v.warn_threshold)
     FROM alert a
     JOIN series s ON s.benchmark_id = a.benchmark_id AND s.metric_id = a.metric_id
                  AND s.branch_id = a.branch_id AND s.testbed_id = a.testbed_id
     JOIN verdict v ON v.id = a.verdict_id
-    WHERE s.id = ANY(CAST(:ids AS int[])) AND a.status <> 'resolved'
+    WHERE s.id = ANY(CAST(:ids AS int[])) AND a.status <> '{AlertStatus.RESOLVED}'
     """
 )
 _VERDICT_OF = text(
@@ -121,7 +121,7 @@ def open_step(
         )
         .on_conflict_do_nothing(
             index_elements=["benchmark_id", "metric_id", "branch_id", "testbed_id"],
-            index_where=text("status <> 'resolved'"),
+            index_where=text(f"status <> '{AlertStatus.RESOLVED}'"),
         )
     )
 
@@ -168,3 +168,19 @@ def acknowledge(*, session: Session, alert_id: int, by: str) -> Alert:
         alert.acknowledged_by = by
         session.flush()
     return alert
+
+
+_STEPS = text(
+    """SELECT a.id, a.run_id, a.level, a.status, a.confirmed_by, a.change_pct, r.commit
+    FROM series s JOIN alert a ON a.benchmark_id = s.benchmark_id AND a.metric_id = s.metric_id
+        AND a.branch_id = s.branch_id AND a.testbed_id = s.testbed_id
+    JOIN run r ON r.id = a.run_id
+    WHERE s.id = :series ORDER BY a.opened_at"""
+)
+STEP_FIELDS = ("alert_id", "run_id", "level", "status", "confirmed_by", "change_pct", "commit")
+
+
+def steps(*, session: Session, series_id: int) -> list[dict[str, object]]:
+    """Every alert of the series (any state), oldest first, as the series read's wire form."""
+    rows = session.execute(_STEPS, {"series": series_id}).all()
+    return [dict(zip(STEP_FIELDS, r, strict=True)) for r in rows]

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from enum import StrEnum
 
+from benchdash.regression.engine import Level
+
 
 class AlertStatus(StrEnum):
     """Where an alert is: needs a person, seen by one, or over (the series recovered)."""
@@ -14,3 +16,6 @@ class AlertStatus(StrEnum):
 
 
 ACTIVE_ALERTS = (AlertStatus.OPEN, AlertStatus.ACKNOWLEDGED)
+
+# The levels an alert opens at (a verdict may also pass, improve, be noisy or learning).
+ALERT_LEVELS = (Level.WARN, Level.FAIL)

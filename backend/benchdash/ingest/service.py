@@ -1,7 +1,8 @@
 """Store a document and act on its verdicts: what an upload does, for the API and the demo.
 
-1. `results` stores the run, its measurements and their verdicts (stage one: suspected or not),
-   reading each series' open alert through `alerts`.
+1. `results` validates the document, resolves its series and writes its run (`prepare`); this
+   module reads those series' open alerts from `alerts` and hands them to `results` as data,
+   which judges and stores the measurements and verdicts (stage one: suspected or not).
 2. `alerts` carries out stage two: opens the alert of a confirmed step (CI-fed), resolves
    recovered ones, queues re-runs of a runner-executed run with suspected points, and settles
    a re-run group when its last document arrives.
@@ -9,14 +10,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-
 from sqlalchemy.orm import Session
 
 from benchdash.alerts import reruns
 from benchdash.alerts import service as alert_service
 from benchdash.config import get_settings
-from benchdash.regression.model import Mode, OpenAlert
+from benchdash.regression.model import Mode
 from benchdash.results import read as result_read
 from benchdash.results import service as result_service
 from benchdash.results.schemas import DocumentIn, IngestResponse
@@ -26,10 +25,12 @@ from benchdash.runs import service as run_service
 def store(*, session: Session, document: DocumentIn) -> IngestResponse:
     """Ingest `document` in the caller's transaction, then its alerts and re-runs; answer."""
 
-    def open_alerts(series_ids: Sequence[int]) -> Mapping[int, OpenAlert]:
-        return alert_service.open_alerts(session=session, series_ids=series_ids)
-
-    outcome = result_service.ingest(session=session, document=document, open_alerts=open_alerts)
+    prepared = result_service.prepare(session=session, document=document)
+    if isinstance(prepared, result_service.Prepared):
+        alerts = alert_service.open_alerts(session=session, series_ids=prepared.series_ids)
+        outcome = result_service.record(session=session, prepared=prepared, open_alerts=alerts)
+    else:
+        outcome = prepared  # stored before: its answer, nothing judged again
     system, branch, run = outcome.system, outcome.branch, outcome.run
     if outcome.created:
         alert_service.apply(session=session, run=run, judged=outcome.judged)

@@ -7,7 +7,7 @@ and the measurements and verdicts are written in one statement (`store`).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from sqlalchemy.orm import Session
@@ -23,11 +23,8 @@ from benchdash.results.schemas import MetricIn, VerdictRead
 from benchdash.runs.models import Run
 from benchdash.systems import service as system_service
 
-# The series' open alerts, by series id: the caller (which may read alerts) supplies them.
-OpenAlerts = Callable[[Sequence[int]], Mapping[int, OpenAlert]]
 
-
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class Judged:
     """One stored measurement with its assessment, as computed (no need to read it back)."""
 
@@ -137,7 +134,7 @@ def judge_run(
     items: list[tuple[BenchmarkRow, MetricRow, MetricIn]],
     series: dict[tuple[int, int], int],
     mode: Mode,
-    open_alerts: OpenAlerts | None = None,
+    open_alerts: Mapping[int, OpenAlert],
 ) -> list[Judged]:
     """Summarise, assess and store every measurement of `run`."""
     keys = list(series)
@@ -145,7 +142,6 @@ def judge_run(
     pinned: dict[history.SeriesKey, Point] = {}
     if branch.pinned_run_id is not None and branch.pinned_run_id != run.id:
         pinned = history.pinned_points(session=session, run_id=branch.pinned_run_id, keys=keys)
-    alerts = dict(open_alerts(list(series.values()))) if open_alerts else {}
     stats = [engine.summarize(m.samples, m.value) for _, _, m in items]
     news = [Point(run.id, st.value, run.commit, tuple(st.clean)) for st in stats]
     assessments = [
@@ -154,7 +150,7 @@ def judge_run(
             new,
             direction=mt.direction,
             thresholds=engine.Thresholds(mt.warn_threshold, mt.fail_threshold),
-            alert=alerts.get(series[(b.id, mt.id)]),
+            alert=open_alerts.get(series[(b.id, mt.id)]),
             pinned=pinned.get((b.id, mt.id)),
             mode=mode,
         )
@@ -180,7 +176,18 @@ def judge_run(
         texts=texts,
     )
     return [
-        Judged(ids[sid][0], ids[sid][1], sid, b, mt, st, list(m.samples), new, a, t)
+        Judged(
+            measurement_id=ids[sid][0],
+            verdict_id=ids[sid][1],
+            series_id=sid,
+            benchmark=b,
+            metric=mt,
+            stats=st,
+            samples=list(m.samples),
+            point=new,
+            assessment=a,
+            explanation=t,
+        )
         for sid, (b, mt, m), st, new, a, t in zip(
             sids, items, stats, news, assessments, texts, strict=True
         )

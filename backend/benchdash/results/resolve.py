@@ -1,5 +1,5 @@
 """Every id an upload needs, in one round trip: system, branch, testbed, metrics, benchmarks,
-series, and whether any of those series has an active alert.
+and series (the alerts of those series are read by the caller, a layer above).
 
 Only the first upload of something new takes the slower path (`ensure`), which creates the
 missing rows race-safely and resolves again.
@@ -36,10 +36,7 @@ _RESOLVE = typed_text(
            (SELECT json_agg(json_build_array(id, name, unit, direction, warn_threshold,
                                              fail_threshold)) FROM mt),
            (SELECT json_agg(json_build_array(id, name, params_key, parameters)) FROM bm),
-           (SELECT json_agg(json_build_array(id, benchmark_id, metric_id)) FROM se),
-           EXISTS (SELECT 1 FROM alert a WHERE a.system_id = (SELECT id FROM sys)
-                   AND a.branch_id = (SELECT id FROM br) AND a.testbed_id = (SELECT id FROM tb)
-                   AND a.status <> 'resolved')
+           (SELECT json_agg(json_build_array(id, benchmark_id, metric_id)) FROM se)
     """
 )
 
@@ -86,7 +83,6 @@ class Resolved:
     metrics: dict[str, MetricRow]
     benchmarks: dict[tuple[str, str], BenchmarkRow]
     series: dict[tuple[int, int], int]
-    active_alerts: bool
 
     def complete(self, pairs: Sequence[tuple[tuple[str, str], str]]) -> bool:
         """Whether the system, branch, testbed and every (variant, metric) series exist."""
@@ -120,7 +116,7 @@ def resolve(
             "bkeys": [k for _, k in variants],
         },
     ).one()
-    sys_id, br, tb, mts, bms, ses, active = row
+    sys_id, br, tb, mts, bms, ses = row
     return Resolved(
         system_id=sys_id,
         branch=BranchRow(*br) if br else None,
@@ -128,5 +124,4 @@ def resolve(
         metrics={m[1]: MetricRow(*m) for m in mts or []},
         benchmarks={(b[1], b[2]): BenchmarkRow(*b) for b in bms or []},
         series={(s[1], s[2]): s[0] for s in ses or []},
-        active_alerts=bool(active),
     )

@@ -9,6 +9,7 @@ as multi-row INSERT … RETURNING; the history of every series comes in one quer
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from sqlalchemy import select
@@ -17,9 +18,9 @@ from sqlalchemy.orm import Session
 
 from benchdash.db import utcnow
 from benchdash.kit.errors import InvalidInput, NotFound
-from benchdash.regression.model import Mode
+from benchdash.regression.model import Mode, OpenAlert
 from benchdash.results import ensure, judge, resolve
-from benchdash.results.schemas import DocumentIn, ResultIn
+from benchdash.results.schemas import DocumentIn, MetricIn, ResultIn
 from benchdash.runs import lifecycle
 from benchdash.runs.models import Run
 from benchdash.runs.states import RunStatus
@@ -27,7 +28,7 @@ from benchdash.systems import service as system_service
 from benchdash.systems.models import Branch, System
 
 
-@dataclass
+@dataclass(kw_only=True)
 class IngestOutcome:
     """The stored run, whether this call created it, and (when it did) what was judged."""
 
@@ -37,7 +38,6 @@ class IngestOutcome:
     branch: str
     testbed: str | None
     judged: list[judge.Judged] = field(default_factory=list)
-    active_alerts: bool = True  # whether the run's series may have alerts to resolve
     mode: Mode = Mode.CI
 
 
@@ -124,10 +124,29 @@ def _complete_queued(*, session: Session, document: DocumentIn, run: Run, testbe
     session.flush()
 
 
-def ingest(
-    *, session: Session, document: DocumentIn, open_alerts: judge.OpenAlerts | None = None
-) -> IngestOutcome:
-    """Store one document in the caller's transaction; the same external id returns the old run.
+@dataclass(kw_only=True)
+class Prepared:
+    """A document's run written and its series resolved, before any judging: the caller reads
+    the open alerts of `series_ids` (a higher layer's state) and hands them to `record`."""
+
+    run: Run
+    system: str
+    branch: resolve.BranchRow
+    branch_name: str
+    testbed: str
+    items: list[tuple[resolve.BenchmarkRow, resolve.MetricRow, MetricIn]]
+    series: dict[tuple[int, int], int]
+    mode: Mode
+
+    @property
+    def series_ids(self) -> list[int]:
+        """Every series the document measures."""
+        return list(self.series.values())
+
+
+def prepare(*, session: Session, document: DocumentIn) -> Prepared | IngestOutcome:
+    """Validate `document`, resolve (or create) everything it names and write its run, in the
+    caller's transaction; the same external id answers with the stored run (an IngestOutcome).
 
     A document completing a queued run (`run.id`) is runner-executed: its suspected changes are
     confirmed by re-runs; any other upload is CI-fed: confirmed by the series' next runs.
@@ -186,26 +205,40 @@ def ingest(
         for r, variant in keyed
         for m in r.metrics
     ]
-    series = {(b.id, mt.id): found.series[(b.id, mt.id)] for b, mt, _ in items}
-    mode = Mode.RUNNER if queued is not None else Mode.CI
+    return Prepared(
+        run=run,
+        system=document.system,
+        branch=branch,
+        branch_name=found.branch.name,
+        testbed=found.testbed[1],
+        items=items,
+        series={(b.id, mt.id): found.series[(b.id, mt.id)] for b, mt, _ in items},
+        mode=Mode.RUNNER if queued is not None else Mode.CI,
+    )
+
+
+def record(
+    *, session: Session, prepared: Prepared, open_alerts: Mapping[int, OpenAlert]
+) -> IngestOutcome:
+    """Judge and store every measurement of a prepared run, given its series' open alerts."""
+    p = prepared
     judged = judge.judge_run(
         session=session,
-        run=run,
-        branch=branch,
-        items=items,
-        series=series,
-        mode=mode,
-        open_alerts=open_alerts if found.active_alerts else None,
+        run=p.run,
+        branch=p.branch,
+        items=p.items,
+        series=p.series,
+        mode=p.mode,
+        open_alerts=open_alerts,
     )
     return IngestOutcome(
-        run,
-        True,
-        document.system,
-        found.branch.name,
-        found.testbed[1],
-        judged,
-        found.active_alerts,
-        mode,
+        run=p.run,
+        created=True,
+        system=p.system,
+        branch=p.branch_name,
+        testbed=p.testbed,
+        judged=judged,
+        mode=p.mode,
     )
 
 
@@ -246,4 +279,4 @@ def _existing(session: Session, run: Run) -> IngestOutcome:
     system = session.get_one(System, run.system_id).slug
     branch = session.get_one(Branch, run.branch_id).name
     testbed = system_service.testbed_name(session=session, testbed_id=run.testbed_id)
-    return IngestOutcome(run, False, system, branch, testbed)
+    return IngestOutcome(run=run, created=False, system=system, branch=branch, testbed=testbed)

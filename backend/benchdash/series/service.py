@@ -20,9 +20,12 @@ from sqlalchemy import TextClause, text
 from sqlalchemy.orm import Session
 from tsdownsample import MinMaxLTTBDownsampler
 
+from benchdash.alerts import changes as alert_changes
+from benchdash.alerts import service as alert_service
 from benchdash.kit.arrays import typed_text
 from benchdash.kit.caching import etag_matches
 from benchdash.kit.errors import InvalidInput, NotFound
+from benchdash.regression.model import Stage
 
 KEEP_LEVELS = ("warn", "fail")
 POINT_FIELDS = (
@@ -41,9 +44,9 @@ _BOUNDS = {
 # part of the stamp, as are the series' steps and accepted changes.
 # Both read the measurement's copies of its verdict's level and stage: joining the verdicts of
 # a long series made PostgreSQL scan the whole verdict table.
-_STAMP = """SELECT count(*), max(m.run_id), count(*) FILTER (WHERE m.stage = 'confirmed'),
-    count(*) FILTER (WHERE m.stage = 'dismissed')
-    FROM measurement m JOIN run r ON r.id = m.run_id WHERE {range}"""
+_STAMP = f"""SELECT count(*), max(m.run_id), count(*) FILTER (WHERE m.stage = '{Stage.CONFIRMED}'),
+    count(*) FILTER (WHERE m.stage = '{Stage.DISMISSED}')
+    FROM measurement m JOIN run r ON r.id = m.run_id WHERE {{range}}"""
 _LIGHT = """SELECT m.id, CAST(extract(epoch FROM m.started_at) AS float8), m.value, m.level
     FROM measurement m JOIN run r ON r.id = m.run_id
     WHERE {range} ORDER BY m.started_at, m.run_id"""
@@ -64,19 +67,6 @@ def _ranged(template: str, given: frozenset[str]) -> TextClause:
 _SOME = typed_text(
     f"{_DETAIL} WHERE m.id = ANY(CAST(:ids AS int[])) ORDER BY m.started_at, m.run_id"
 )
-_STEPS = text(
-    """SELECT a.id, a.run_id, a.level, a.status, a.confirmed_by, a.change_pct, r.commit
-    FROM series s JOIN alert a ON a.benchmark_id = s.benchmark_id AND a.metric_id = s.metric_id
-        AND a.branch_id = s.branch_id AND a.testbed_id = s.testbed_id
-    JOIN run r ON r.id = a.run_id
-    WHERE s.id = :series ORDER BY a.opened_at"""
-)
-_CHANGES = text(
-    """SELECT c.id, c.run_id, c.note, c.created_by, c.created_at FROM series_restart c
-    WHERE c.series_id = :series ORDER BY c.run_id"""
-)
-STEP_FIELDS = ("alert_id", "run_id", "level", "status", "confirmed_by", "change_pct", "commit")
-CHANGE_FIELDS = ("id", "run_id", "note", "created_by", "created_at")
 _SERIES = text(
     """SELECT s.id, t.name, b.id, b.name, b.parameters, b.params_key, mt.name, mt.unit,
         mt.direction, mt.warn_threshold, mt.fail_threshold,
@@ -199,10 +189,12 @@ def read_data(
     total, last_id, confirmed, dismissed = (
         session.execute(_ranged(_STAMP, keys), bounds).one() if series_id else (0, None, 0, 0)
     )
-    marks = {"series": series_id}
-    steps = session.execute(_STEPS, marks).all() if series_id else []
-    changes = session.execute(_CHANGES, marks).all() if series_id else []
-    marked = ([(s[0], s[3]) for s in steps], [(c[0], c[2]) for c in changes])
+    steps = alert_service.steps(session=session, series_id=series_id) if series_id else []
+    changes = alert_changes.of_series(session=session, series_id=series_id) if series_id else []
+    marked = (
+        [(s["alert_id"], s["status"]) for s in steps],
+        [(c["id"], c["note"]) for c in changes],
+    )
     stamp = (
         f"{series_id}:{total}:{last_id}:{confirmed}:{dismissed}:{row[9]}:{row[10]}:"
         f"{query.max_points}:{query}:{marked}" + (f":{representation}" if representation else "")
@@ -241,7 +233,7 @@ def read_data(
         "total": total,
         "downsampled": total > len(points),
         "points": [dict(zip(POINT_FIELDS, p, strict=True)) for p in points],
-        "steps": [dict(zip(STEP_FIELDS, r, strict=True)) for r in steps],
-        "changes": [dict(zip(CHANGE_FIELDS, r, strict=True)) for r in changes],
+        "steps": steps,
+        "changes": changes,
     }
     return SeriesData(body, etag)

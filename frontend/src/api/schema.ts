@@ -436,7 +436,7 @@ export interface paths {
          * Pin Baseline
          * @description Pin a run as the baseline of a branch, or unpin with null (trigger or admin).
          */
-        put: operations["runs-pin_baseline"];
+        put: operations["systems-pin_baseline"];
         post?: never;
         delete?: never;
         options?: never;
@@ -3971,7 +3971,7 @@ export interface operations {
             };
         };
     };
-    "runs-pin_baseline": {
+    "systems-pin_baseline": {
         parameters: {
             query?: never;
             header?: never;

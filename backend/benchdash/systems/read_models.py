@@ -1,4 +1,4 @@
-"""Wire types of the cross-domain read models."""
+"""Wire types of the system pages: cards (the overview) and a system's detail."""
 
 from __future__ import annotations
 
@@ -9,7 +9,6 @@ from pydantic import BaseModel, Field
 
 from benchdash.alerts.schemas import AlertRead
 from benchdash.regression.engine import Level
-from benchdash.results.schemas import VerdictRead
 from benchdash.runs.schemas import RunSummary
 from benchdash.systems.schemas import BenchmarkRead, BranchRead, Direction, MetricRead
 
@@ -52,43 +51,3 @@ class SystemDetail(SystemRead):
     branches: list[BranchRead]
     testbeds: list[str]
     alerts: list[AlertRead]
-
-
-class RunDetail(RunSummary):
-    """A run with its environment, configuration and every measurement with its verdict."""
-
-    environment: dict[str, Any] | None
-    configuration: dict[str, Any] | None
-    measurements: list[VerdictRead]
-    reruns: list[RunSummary] = Field(
-        default_factory=list,
-        description="Re-runs of this run's ref queued to confirm its suspected changes.",
-    )
-    alerts: list[AlertRead] = Field(
-        default_factory=list,
-        description="Alerts whose step starts at this run (it is their first bad run), any state.",
-    )
-
-
-class CompareRow(BaseModel):
-    """One series present in either run of a comparison."""
-
-    benchmark: str
-    parameters: dict[str, Any]
-    params_key: str
-    metric: str
-    unit: str
-    direction: Direction
-    base: float | None
-    head: float | None
-    change_pct: float | None
-    p_value: float | None
-    level: Level | None
-
-
-class Comparison(BaseModel):
-    """Two runs side by side."""
-
-    base: RunSummary
-    head: RunSummary
-    rows: list[CompareRow]

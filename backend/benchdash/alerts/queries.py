@@ -1,19 +1,29 @@
-"""Alert listings: each alert with its series, run and the verdict that opened it."""
+"""Alert listings (each alert with its series, run and the verdict that opened it) and a
+branch's status badge for READMEs: its regressions (alerts not resolved), else its suspected
+series (newest point over the floors, awaiting confirmation), else ok or no data. A badge's
+ETag is a hash of its SVG, so it changes exactly when the badge does."""
 
 from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session, aliased
 
 from benchdash.alerts.models import Alert
 from benchdash.alerts.schemas import AlertRead
-from benchdash.alerts.states import AlertStatus
+from benchdash.alerts.states import ACTIVE_ALERTS, AlertStatus
+from benchdash.kit.badge import BadgeColor, badge_svg
+from benchdash.kit.errors import NotFound
 from benchdash.regression.engine import Level
 from benchdash.regression.explain import explain_alert
-from benchdash.regression.model import Action, AlertDecision
+from benchdash.regression.model import Action, AlertDecision, Stage
+from benchdash.results import read as result_read
 from benchdash.results.models import Verdict
 from benchdash.results.read import series_url
 from benchdash.runs.models import Run
+from benchdash.systems import service as system_service
 from benchdash.systems.models import Benchmark, Branch, Metric, System, Testbed
 
 
@@ -113,3 +123,54 @@ def list_alerts(
         )
         for a, slug, b, m, branch, testbed, commit, v, good_commit in session.execute(q).all()
     ]
+
+
+LABEL = "perf"
+MAX_COUNTED = 1000  # "1000 regressions" says enough
+
+
+@dataclass(frozen=True)
+class Badge:
+    """What a badge says, in what colour, whether its system exists, and its SVG and ETag."""
+
+    message: str
+    color: BadgeColor
+    known: bool
+    svg: bytes
+    etag: str
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+
+def _badge(system: str, branch: str, message: str, color: BadgeColor, known: bool) -> Badge:
+    title = f"{system} on {branch}: {LABEL} {message}"
+    svg = badge_svg(LABEL, message, color, title=title).encode()
+    etag = '"' + hashlib.blake2b(svg, digest_size=12).hexdigest() + '"'
+    return Badge(message, color, known, svg, etag)
+
+
+def badge_status(*, session: Session, system: str, branch: str) -> Badge:
+    """The badge of `system` on `branch`; an unknown system gets a grey 'no data' one
+    (`known` False) rather than an error, so an embedding page shows a badge either way."""
+    try:
+        found = system_service.get_by_slug(session=session, slug=system)
+    except NotFound:
+        return _badge(system, branch, "no data", BadgeColor.GREY, known=False)
+    alerts = list_alerts(
+        session=session,
+        status=list(ACTIVE_ALERTS),
+        system=system,
+        branch=branch,
+        limit=MAX_COUNTED,
+    )
+    if alerts:
+        return _badge(system, branch, _plural(len(alerts), "regression"), BadgeColor.RED, True)
+    stages = result_read.branch_stages(session=session, system_id=found.id, branch=branch)
+    if stages[Stage.SUSPECTED.value]:
+        message = f"{stages[Stage.SUSPECTED.value]} suspected"
+        return _badge(system, branch, message, BadgeColor.AMBER, True)
+    if stages:
+        return _badge(system, branch, "ok", BadgeColor.GREEN, True)
+    return _badge(system, branch, "no data", BadgeColor.GREY, True)

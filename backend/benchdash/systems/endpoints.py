@@ -1,20 +1,41 @@
-"""Systems: runner manifests and metric thresholds (the reads live in `views`)."""
+"""Systems: the overview cards, a system's page, runner manifests, metric thresholds and
+branch baselines."""
 
 from __future__ import annotations
 
 from fastapi import APIRouter
 
 from benchdash.auth import service as auth_service
-from benchdash.deps import OptionalPrincipal, SessionDep
+from benchdash.deps import OptionalPrincipal, ReadAccess, SessionDep
 from benchdash.kit.errors import InvalidInput
 from benchdash.kit.responses import ERRORS
 from benchdash.kit.validation import NamePath, SlugPath
-from benchdash.systems import manifest
+from benchdash.runs import service as run_service
+from benchdash.systems import manifest, queries
 from benchdash.systems import service as system_service
 from benchdash.systems.manifest import Manifest
-from benchdash.systems.schemas import MetricRead, MetricUpdate, SystemRegistration
+from benchdash.systems.read_models import SystemDetail, SystemRead
+from benchdash.systems.schemas import (
+    BaselinePin,
+    BranchRead,
+    MetricRead,
+    MetricUpdate,
+    SystemRegistration,
+)
 
 router = APIRouter(prefix="/api/v1/systems", tags=["systems"], responses=ERRORS)
+
+
+@router.get("", response_model=list[SystemRead], dependencies=[ReadAccess])
+def read_systems(session: SessionDep) -> list[SystemRead]:
+    """Every system with its latest run, open alerts and headline trend."""
+    return queries.cards(session=session)
+
+
+@router.get("/{slug}", response_model=SystemDetail, dependencies=[ReadAccess])
+def read_system(slug: SlugPath, session: SessionDep) -> SystemDetail:
+    """One system with its benchmarks, metrics, branches, testbeds and open alerts."""
+    return queries.detail(session=session, slug=slug)
 
 
 @router.put("/{slug}/manifest", response_model=SystemRegistration)
@@ -54,3 +75,16 @@ def update_metric(
         by=who.name,
     )
     return system_service.metric_read(m)
+
+
+@router.put("/{slug}/branches/{branch}/baseline", response_model=BranchRead)
+def pin_baseline(
+    slug: SlugPath,
+    branch: NamePath,
+    body: BaselinePin,
+    session: SessionDep,
+    principal: OptionalPrincipal,
+) -> BranchRead:
+    """Pin a run as the baseline of a branch, or unpin with null (trigger or admin)."""
+    auth_service.require(principal, "trigger", slug)
+    return run_service.pin_baseline(session=session, slug=slug, branch=branch, run_id=body.run_id)

@@ -1,4 +1,5 @@
-"""System cards (the overview) and the system detail page's data."""
+"""System cards (the overview) and the system detail page: a system with its runs, verdicts
+and alerts."""
 
 from __future__ import annotations
 
@@ -14,9 +15,9 @@ from benchdash.systems import manifest
 from benchdash.systems import service as system_service
 from benchdash.systems.models import Benchmark, Branch, Metric, System, Testbed
 from benchdash.systems.schemas import BenchmarkRead, BranchRead
-from benchdash.views import alerts as alert_view
-from benchdash.views import runs as run_view
-from benchdash.views.schemas import Sparkline, SystemDetail, SystemRead
+from benchdash.alerts import queries as alert_queries
+from benchdash.runs import queries as run_queries
+from benchdash.systems.read_models import Sparkline, SystemDetail, SystemRead
 
 SPARK_POINTS = 30
 
@@ -66,9 +67,9 @@ def _headline(session: Session, system: System) -> Sparkline | None:
 
 def card(*, session: Session, system: System) -> SystemRead:
     """The overview card of one system."""
-    runs, _ = run_view.list_runs(
+    runs, _ = run_queries.list_runs(
         session=session,
-        filters=run_view.RunFilter(system=system.slug, status=RunStatus.COMPLETED),
+        filters=run_queries.RunFilter(system=system.slug, status=RunStatus.COMPLETED),
         limit=1,
         offset=0,
     )
@@ -147,7 +148,7 @@ def detail(*, session: Session, slug: str) -> SystemDetail:
             for b in branches
         ],
         testbeds=list(testbeds),
-        alerts=alert_view.list_alerts(
+        alerts=alert_queries.list_alerts(
             session=session, status=[AlertStatus.OPEN, AlertStatus.ACKNOWLEDGED], system=slug
         ),
     )

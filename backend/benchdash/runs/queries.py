@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
+from benchdash.alerts import queries as alert_queries
 from benchdash.alerts.states import AlertStatus
 from benchdash.kit.errors import InvalidInput
 from benchdash.regression import engine
@@ -14,11 +15,10 @@ from benchdash.results import read as result_read
 from benchdash.results.schemas import VerdictRead
 from benchdash.runs import service as run_service
 from benchdash.runs.models import Run
+from benchdash.runs.read_models import CompareRow, Comparison, RunDetail
 from benchdash.runs.schemas import RunSummary
 from benchdash.runs.states import RunStatus
 from benchdash.systems.models import Branch, System
-from benchdash.views import alerts as alert_view
-from benchdash.views.schemas import CompareRow, Comparison, RunDetail
 
 
 @dataclass
@@ -73,7 +73,7 @@ def detail(*, session: Session, run_id: int) -> RunDetail:
         configuration=run.configuration,
         measurements=measurements,
         reruns=[run_service.to_summary(tuple(r)) for r in reruns],
-        alerts=alert_view.list_alerts(session=session, status=list(AlertStatus), run_id=run_id),
+        alerts=alert_queries.list_alerts(session=session, status=list(AlertStatus), run_id=run_id),
     )
 
 

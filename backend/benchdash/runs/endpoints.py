@@ -1,4 +1,5 @@
-"""Runs: trigger, cancel, agent reports, the live event stream, pinned baselines."""
+"""Runs: the list, a run's page, comparisons, trigger, cancel, agent reports and heartbeats,
+the live event stream."""
 
 from __future__ import annotations
 
@@ -14,12 +15,14 @@ from benchdash.db import SessionMaker, session_maker
 from benchdash.deps import OptionalPrincipal, ReadAccess, SessionDep
 from benchdash.kit.errors import NotFound
 from benchdash.kit.responses import ERRORS
-from benchdash.kit.validation import NamePath, RunIdPath, SlugPath
-from benchdash.runs import agents, lifecycle, stream
+from benchdash.kit.validation import RunIdPath, RunIdQuery, SlugPath, TextQuery
+from benchdash.runs import agents, lifecycle, queries, stream
 from benchdash.runs import service as run_service
+from benchdash.runs.read_models import Comparison, RunDetail
 from benchdash.runs.schemas import (
     AgentAck,
     AgentHeartbeat,
+    Page,
     ReportAck,
     RunCreate,
     RunEvents,
@@ -27,10 +30,37 @@ from benchdash.runs.schemas import (
     RunReport,
     RunSummary,
 )
-from benchdash.runs.states import RunTrigger
-from benchdash.systems.schemas import BaselinePin, BranchRead
+from benchdash.runs.states import RunStatus, RunTrigger
 
 router = APIRouter(prefix="/api/v1", tags=["runs"], responses=ERRORS)
+
+
+@router.get("/runs", response_model=Page[RunSummary], dependencies=[ReadAccess])
+def read_runs(
+    session: SessionDep,
+    system: TextQuery = None,
+    branch: TextQuery = None,
+    status: RunStatus | None = None,
+    commit: TextQuery = None,
+    limit: Annotated[int, Query(ge=1, le=500)] = 50,
+    offset: Annotated[int, Query(ge=0, le=10**9)] = 0,
+) -> Page[RunSummary]:
+    """List runs, newest first, filtered by system, branch, status or commit prefix."""
+    filters = queries.RunFilter(system=system, branch=branch, status=status, commit=commit)
+    items, total = queries.list_runs(session=session, filters=filters, limit=limit, offset=offset)
+    return Page[RunSummary](items=items, total=total, limit=limit, offset=offset)
+
+
+@router.get("/runs/{run_id}", response_model=RunDetail, dependencies=[ReadAccess])
+def read_run(run_id: RunIdPath, session: SessionDep) -> RunDetail:
+    """One run with every measurement, its baseline, change and verdict."""
+    return queries.detail(session=session, run_id=run_id)
+
+
+@router.get("/compare", response_model=Comparison, dependencies=[ReadAccess])
+def read_comparison(session: SessionDep, base: RunIdQuery, head: RunIdQuery) -> Comparison:
+    """Compare two runs of one system series by series."""
+    return queries.compare(session=session, base_id=base, head_id=head)
 
 
 @router.post("/runs", response_model=RunQueued, status_code=201)
@@ -131,18 +161,3 @@ async def read_run_events(
     return StreamingResponse(
         body(), media_type="text/event-stream", headers={"Cache-Control": "no-cache"}
     )
-
-
-@router.put(
-    "/systems/{slug}/branches/{branch}/baseline", response_model=BranchRead, tags=["systems"]
-)
-def pin_baseline(
-    slug: SlugPath,
-    branch: NamePath,
-    body: BaselinePin,
-    session: SessionDep,
-    principal: OptionalPrincipal,
-) -> BranchRead:
-    """Pin a run as the baseline of a branch, or unpin with null (trigger or admin)."""
-    auth_service.require(principal, "trigger", slug)
-    return run_service.pin_baseline(session=session, slug=slug, branch=branch, run_id=body.run_id)

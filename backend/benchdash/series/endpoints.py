@@ -1,4 +1,5 @@
-"""GET /api/v1/series and its trend image, GET /api/v1/series/image.{svg,png}."""
+"""Series: a series' points (GET /api/v1/series), its trend image
+(GET /api/v1/series/image.{svg,png}), and accepted distribution changes."""
 
 from __future__ import annotations
 
@@ -7,16 +8,19 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Header, Path, Query, Response
 
+from benchdash.alerts import changes
+from benchdash.alerts.schemas import ChangeCreate, ChangeRead
+from benchdash.auth import service as auth_service
 from benchdash.config import get_settings
-from benchdash.deps import ReadAccess, SessionDep
+from benchdash.deps import OptionalPrincipal, ReadAccess, SessionDep
 from benchdash.kit.caching import cached_image
 from benchdash.kit.responses import ERRORS
-from benchdash.kit.validation import INT4_MAX, NO_NUL, TextQuery
+from benchdash.kit.validation import INT4_MAX, NO_NUL, ChangeIdPath, TextQuery
 from benchdash.series import chart
 from benchdash.series import service as series_service
 from benchdash.series.schemas import SeriesRead
 
-router = APIRouter(prefix="/api/v1", tags=["series"], dependencies=[ReadAccess], responses=ERRORS)
+router = APIRouter(prefix="/api/v1", tags=["series"], responses=ERRORS)
 IMAGE_POINTS = chart.WIDTH_PX  # about one point per pixel column: more would not show
 _IMAGES: dict[str, Any] = {
     media: {"schema": {"type": "string"}} for media in chart.MEDIA_TYPES.values()
@@ -25,6 +29,7 @@ _IMAGES: dict[str, Any] = {
 
 @router.get(
     "/series",
+    dependencies=[ReadAccess],
     response_model=SeriesRead,
     responses={304: {"description": "Not modified (the If-None-Match ETag still holds)"}},
 )
@@ -82,6 +87,7 @@ def read_series(
 
 @router.get(
     "/series/image.{fmt}",
+    dependencies=[ReadAccess],
     response_class=Response,
     responses={
         200: {"content": _IMAGES, "description": "The trend image"},
@@ -126,3 +132,43 @@ def read_series_image(
     image = None if found.data is None else chart.render(found.data, fmt)
     media = chart.MEDIA_TYPES[fmt]
     return cached_image(image, media, found.etag, public=get_settings().public_read)
+
+
+@router.post(
+    "/series/changes",
+    response_model=ChangeRead,
+    status_code=201,
+    name="accept_change",
+)
+def accept_change(
+    body: ChangeCreate, session: SessionDep, principal: OptionalPrincipal
+) -> ChangeRead:
+    """Accept a step as expected (trigger scope): the baseline restarts at that run."""
+    who = auth_service.require(principal, "trigger", body.system)
+    change = changes.accept(
+        session=session,
+        system=body.system,
+        benchmark=body.benchmark,
+        metric=body.metric,
+        params=body.params,
+        run_id=body.run_id,
+        note=body.note,
+        by=who.name,
+    )
+    return ChangeRead(
+        id=change.id,
+        run_id=change.run_id,
+        note=change.note,
+        created_by=change.created_by,
+        created_at=change.created_at,
+    )
+
+
+@router.delete("/series/changes/{change_id}", status_code=204)
+def withdraw_change(
+    change_id: ChangeIdPath, session: SessionDep, principal: OptionalPrincipal
+) -> None:
+    """Take an accepted change back (trigger scope)."""
+    system = changes.system_of(session=session, change_id=change_id)
+    who = auth_service.require(principal, "trigger", system)
+    changes.withdraw(session=session, change_id=change_id, by=who.name)
