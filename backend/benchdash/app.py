@@ -22,7 +22,7 @@ from benchdash.alerts import reruns
 from benchdash.auth import endpoints as auth_endpoints
 from benchdash.auth import usage
 from benchdash.config import get_settings
-from benchdash.db import transaction
+from benchdash.db import transaction, utcnow
 from benchdash.health import router as health_router
 from benchdash.kit.body import BodyMiddleware
 from benchdash.kit.errors import NotFound
@@ -33,7 +33,7 @@ from benchdash.kit.request import RequestGuard
 from benchdash.openapi_links import BenchdashAPI
 from benchdash.results import endpoints as result_endpoints
 from benchdash.runs import endpoints as run_endpoints
-from benchdash.runs import lifecycle
+from benchdash.runs import lifecycle, schedule
 from benchdash.series import endpoints as series_endpoints
 from benchdash.systems import endpoints as system_endpoints
 
@@ -124,6 +124,14 @@ def reap_once() -> list[int]:
         return failed
 
 
+def schedule_once() -> list[int]:
+    """Queue the runs of the manifests' cron schedules that ticked just now."""
+    with transaction() as session:
+        return schedule.queue_due(
+            session=session, now=utcnow(), grace_s=get_settings().schedule_grace_s
+        )
+
+
 def settle_reruns() -> int:
     """Confirm or dismiss suspected points whose re-runs all ended without a last upload."""
     with transaction() as session:
@@ -150,7 +158,8 @@ async def _every(seconds: float, job: Callable[[], object], name: str) -> None:
 
 @asynccontextmanager
 async def lifespan(_: FastAPI) -> AsyncIterator[None]:
-    """Background work while the app serves: the heartbeat reaper, token-usage writes."""
+    """Background work while the app serves: the heartbeat reaper, re-runs, cron runs,
+    token-usage writes."""
     settings = get_settings()
     tasks = [asyncio.create_task(_every(usage.FLUSH_S, flush_token_usage, "token usage"))]
     if settings.reaper_interval_s > 0:
@@ -158,6 +167,10 @@ async def lifespan(_: FastAPI) -> AsyncIterator[None]:
         tasks.append(
             asyncio.create_task(_every(settings.reaper_interval_s, settle_reruns, "re-runs"))
         )
+        if settings.schedule_grace_s > 0:
+            tasks.append(
+                asyncio.create_task(_every(settings.reaper_interval_s, schedule_once, "schedule"))
+            )
     yield
     for task in tasks:
         task.cancel()

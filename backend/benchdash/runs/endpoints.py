@@ -16,12 +16,13 @@ from benchdash.deps import OptionalPrincipal, ReadAccess, SessionDep
 from benchdash.kit.errors import NotFound
 from benchdash.kit.responses import ERRORS
 from benchdash.kit.validation import RunIdPath, RunIdQuery, SlugPath, TextQuery
-from benchdash.runs import agents, lifecycle, queries, stream
+from benchdash.runs import agents, claim, lifecycle, queries, stream
 from benchdash.runs import service as run_service
 from benchdash.runs.read_models import Comparison, RunDetail
 from benchdash.runs.schemas import (
     AgentAck,
     AgentHeartbeat,
+    AgentWork,
     Page,
     ReportAck,
     RunCreate,
@@ -97,6 +98,24 @@ def heartbeat_agent(
         session=session, slug=slug, name=body.name, host=body.host, live_s=live_s
     )
     return AgentAck(live_agents=live)
+
+
+@router.post("/systems/{slug}/agents/claim", response_model=AgentWork)
+def claim_work(
+    slug: SlugPath, body: AgentHeartbeat, session: SessionDep, principal: OptionalPrincipal
+) -> AgentWork:
+    """A runner agent asks for its system's next queued run (agent scope of that system)."""
+    auth_service.require(principal, "agent", slug)
+    settings = get_settings()
+    got = claim.claim(
+        session=session,
+        slug=slug,
+        name=body.name,
+        host=body.host,
+        live_s=settings.agent_live_s,
+        stale_s=settings.heartbeat_timeout_s,
+    )
+    return AgentWork(run_id=got.run_id, reason=got.reason)
 
 
 @router.post("/runs/{run_id}/cancel", response_model=RunSummary)
