@@ -55,12 +55,15 @@ def conclusion(verdicts: list[dict[str, Any]], alerts: list[dict[str, Any]]) -> 
 
 def title(verdicts: list[dict[str, Any]], alerts: list[dict[str, Any]]) -> str:
     """One line for the check run: the conclusion in words and the verdict counts."""
+    confirmed = sum(a.get("level") == "fail" for a in alerts) + sum(
+        v.get("level") == "fail" and v.get("stage") == "confirmed" for v in verdicts
+    )
     words = {
-        FAILURE: f"{sum(a.get('level') == 'fail' for a in alerts) or 1} confirmed regression(s)",
+        FAILURE: f"{confirmed} confirmed regression(s)",
         NEUTRAL: "suspected change(s), not confirmed",
         SUCCESS: "no regression",
     }[conclusion(verdicts, alerts)]
-    return f"{words}: {summary.counts_line(verdicts)}"
+    return f"{words} · verdicts: {summary.counts_line(verdicts)}"
 
 
 def body(
