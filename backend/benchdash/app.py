@@ -23,9 +23,11 @@ from benchdash.auth import endpoints as auth_endpoints
 from benchdash.auth import usage
 from benchdash.config import get_settings
 from benchdash.db import transaction, utcnow
+from benchdash.deps import FRESH_COOKIE, FRESH_S
 from benchdash.health import router as health_router
 from benchdash.kit.body import BodyMiddleware
 from benchdash.kit.errors import NotFound
+from benchdash.kit.fresh import FreshAfterWrite
 from benchdash.kit.head import HeadAsGet
 from benchdash.kit.headers import SecurityHeaders
 from benchdash.kit.problem import install_handlers, problem_response
@@ -205,6 +207,8 @@ def create_app() -> FastAPI:
     app.add_middleware(BodyMiddleware, max_bytes=settings.max_body_bytes)
     app.add_middleware(RequestGuard, error_log=settings.error_log)
     app.add_middleware(HeadAsGet)
+    if settings.database_read_url:
+        app.add_middleware(FreshAfterWrite, name=FRESH_COOKIE, seconds=FRESH_S)
     app.add_middleware(SecurityHeaders)  # added last: the outermost, so every answer has them
     _mount_ui(app, settings.frontend_dist)
     return app

@@ -26,6 +26,11 @@ class Settings(BaseSettings):
         validation_alias="DATABASE_URL",
         description="PostgreSQL URL; unset means the embedded server under data_dir",
     )
+    database_read_url: str | None = Field(
+        None,
+        description="A streaming replica of DATABASE_URL for dashboard reads (writes, live run "
+        "pages and a client's reads just after its own write stay on the primary)",
+    )
     data_dir: Path = Field(REPO_ROOT / ".data", description="Where the embedded PostgreSQL lives")
     secret_key: str = Field(INSECURE_SECRET, description="Signs session cookies")
     public_read: bool = Field(True, description="Allow reads without signing in")
