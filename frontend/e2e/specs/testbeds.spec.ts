@@ -47,17 +47,19 @@ test("a runner's run lands on the testbed of the runs before it, judged against 
   expect(first.testbed).toBe(hostname()); // named after the host, not env-<hash>
   const version = String(first.environment?.compiler_version);
 
-  // Ten more runs on that testbed, as an older Python measured them (CI uploads, a minute apart).
-  const start = Date.parse(first.started_at ?? new Date().toISOString());
+  // Ten more runs on that testbed, as an older Python measured them: CI uploads between the two
+  // agent runs (the first started seconds ago; a driver's start time has whole seconds).
+  const now = Date.now();
   for (let i = 0; i < 10; i++) {
-    const at = new Date(start + (i + 1) * 1000).toISOString();
+    const at = new Date(now - 1000 + i * 50).toISOString();
     await bench.upload({
       schema: "benchdash/v1",
       system: "selftest",
       run: {
         external_id: `tb-${first.id}-${i}`,
-        branch: "main",
+        branch: first.branch,
         trigger: "ci",
+        profile: first.profile ?? "quick",
         started_at: at,
         testbed: first.testbed!,
       },
@@ -74,7 +76,9 @@ test("a runner's run lands on the testbed of the runs before it, judged against 
   expect(second.testbed).toBe(first.testbed);
   expect(second.measurements.length).toBeGreaterThan(0);
   for (const m of second.measurements) {
-    expect(m.level, `${m.benchmark} is judged, not restarted`).not.toMatch(/^(no_baseline|learning)$/);
+    expect(m.level, `${m.benchmark} is judged, not restarted: ${m.explanation}`).not.toMatch(
+      /^(no_baseline|learning)$/,
+    );
     expect(m.baseline_run_ids.length, `${m.benchmark} has a baseline`).toBeGreaterThan(0);
   }
   expect(second.environment_change?.text).toBe(`cpython 3.10.0 → ${version}`);
