@@ -11,6 +11,7 @@ from benchdash.alerts.schemas import ChangeRead
 from benchdash.alerts.states import AlertStatus
 from benchdash.regression.engine import Level
 from benchdash.regression.model import Stage
+from benchdash.runs.environment import EnvironmentChange
 from benchdash.systems.schemas import Direction
 
 
@@ -68,4 +69,9 @@ class SeriesRead(BaseModel):
     )
     changes: list[ChangeRead] = Field(
         default_factory=list, description="Accepted distribution changes: baseline restarts."
+    )
+    environment_changes: list[EnvironmentChange] = Field(
+        default_factory=list,
+        description="Runs whose environment (compiler, kernel, CPU …) differs from the previous "
+        "run's on this testbed and branch, oldest first: marks on the chart.",
     )

@@ -1,5 +1,6 @@
 import { createBrowserRouter } from "react-router";
 import { Layout } from "@/app/Layout";
+import { AdminRoute } from "@/routes/admin";
 import { AlertsRoute } from "@/routes/alerts";
 import { CompareRoute } from "@/routes/compare";
 import { NotFoundRoute } from "@/routes/notFound";
@@ -19,6 +20,7 @@ export const router = createBrowserRouter([
       { path: "/runs/:runId", element: <RunRoute /> },
       { path: "/compare", element: <CompareRoute /> },
       { path: "/alerts", element: <AlertsRoute /> },
+      { path: "/admin", element: <AdminRoute /> },
       { path: "/sign-in", element: <SignInRoute /> },
       { path: "*", element: <NotFoundRoute /> },
     ],

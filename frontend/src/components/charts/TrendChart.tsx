@@ -1,7 +1,12 @@
 import { useMemo, useRef } from "react";
 import { Area, Brush, CartesianGrid, ComposedChart, Line, Tooltip, XAxis, YAxis } from "recharts";
 import { markLines } from "@/components/charts/MarkLines";
-import { placeMarks, type ChangeInput, type StepInput } from "@/components/charts/marks";
+import {
+  placeMarks,
+  type ChangeInput,
+  type EnvironmentInput,
+  type StepInput,
+} from "@/components/charts/marks";
 import { trendDot } from "@/components/charts/TrendDot";
 import { TrendTooltip } from "@/components/charts/TrendTooltip";
 import { usePaintMark } from "@/components/charts/usePaintMark";
@@ -24,6 +29,8 @@ interface TrendChartProps {
   steps?: readonly StepInput[];
   /** Accepted distribution changes, marked (dashed) where the baseline restarts. */
   changes?: readonly ChangeInput[];
+  /** Environment changes on the testbed (compiler, kernel, CPU …), marked (dotted) at their run. */
+  environment?: readonly EnvironmentInput[];
   height?: number;
 }
 
@@ -40,13 +47,17 @@ export function TrendChart(props: TrendChartProps) {
     onPointClick,
     steps,
     changes,
+    environment,
     height = 230,
   } = props;
   const { data, domain, ticks, xTicks } = useMemo(
     () => prepareTrend(points, { direction, warn: warnThreshold, fail: failThreshold }),
     [points, direction, warnThreshold, failThreshold],
   );
-  const marks = useMemo(() => placeMarks(data, steps, changes, direction), [data, steps, changes, direction]);
+  const marks = useMemo(
+    () => placeMarks(data, steps, changes, direction, environment),
+    [data, steps, changes, direction, environment],
+  );
   const ref = useRef<HTMLDivElement>(null);
   const tickDigits = digitsForStep(domain[1], ticks.length > 1 ? ticks[1]! - ticks[0]! : 0);
   const showOk = data.length <= 120;

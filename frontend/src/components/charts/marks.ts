@@ -26,9 +26,16 @@ export interface ChangeInput {
   created_by: string;
 }
 
+/** An environment change on the series' testbed (the API's EnvironmentChange). */
+export interface EnvironmentInput {
+  run_id: number;
+  previous_run_id: number;
+  text: string;
+}
+
 export interface Mark {
   key: string;
-  kind: "step" | "change";
+  kind: "step" | "change" | "environment";
   runId: number;
   /** The x (ms since the epoch) of the run's point. */
   x: number;
@@ -44,8 +51,8 @@ export interface Mark {
   status: string | null;
   /** Labels in the right half of the chart go to the left of their line. */
   anchor: "start" | "end";
-  /** 0: top line of labels (steps); 1: the one below (changes), so both fit at one run. */
-  row: 0 | 1;
+  /** 0: top line of labels (steps); 1: the one below (changes); 2: environment changes. */
+  row: 0 | 1 | 2;
 }
 
 const LABEL_CHARS = 28;
@@ -61,6 +68,7 @@ export function placeMarks(
   steps: readonly StepInput[] = [],
   changes: readonly ChangeInput[] = [],
   direction = "lower_is_better",
+  environment: readonly EnvironmentInput[] = [],
 ): Mark[] {
   const index = new Map(data.map((d, i) => [d.run_id, i]));
   const at = (runId: number) => {
@@ -108,6 +116,25 @@ export function placeMarks(
       color: color.textSoft,
       dashed: true,
       muted: false,
+      level: null,
+      status: null,
+    });
+  }
+  for (const e of environment) {
+    const where = at(e.run_id);
+    if (!where) continue;
+    marks.push({
+      key: `env-${e.run_id}`,
+      kind: "environment",
+      runId: e.run_id,
+      x: where.x,
+      anchor: where.anchor as Mark["anchor"],
+      row: 2,
+      label: clip(e.text),
+      title: `Environment changed at run #${e.run_id} (since run #${e.previous_run_id}): ${e.text}. The baseline continues unless the step is accepted as an expected change.`,
+      color: color.muted,
+      dashed: true,
+      muted: true,
       level: null,
       status: null,
     });
