@@ -105,10 +105,9 @@ def alert_changed(
     if not _subscribed(session, system_id):
         return 0
     system, branch = _names(session, system_id, branch_id)
-    bench, metric, unit, direction = session.execute(
-        select(Benchmark.name, Metric.name, Metric.unit, Metric.direction).where(
-            Benchmark.id == benchmark_id, Metric.id == metric_id
-        )
+    bench = session.scalar(select(Benchmark.name).where(Benchmark.id == benchmark_id))
+    metric, unit, direction = session.execute(
+        select(Metric.name, Metric.unit, Metric.direction).where(Metric.id == metric_id)
     ).one()
     alert = {"benchmark": bench, "metric": metric, "unit": unit, "direction": direction, **facts}
     payload = messages.alert_payload(event=event, system=system, branch=branch, alert=alert)
