@@ -96,7 +96,7 @@ async def run(*, url: str, sessions: SessionMaker, settings: Settings) -> None:
                         queues=[QUEUE],
                         name="benchdash-notify",
                         install_signal_handlers=False,
-                        fetch_job_polling_interval=2.0,
+                        fetch_job_polling_interval=min(2.0, settings.notify_backoff_s),
                         update_heartbeat_interval=max(0.2, settings.notify_stalled_s / 4),
                         stalled_worker_timeout=settings.notify_stalled_s,
                     )
