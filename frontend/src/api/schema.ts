@@ -150,6 +150,91 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/notifications/subscriptions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read Subscriptions
+         * @description Subscriptions, of one system or every one (trigger scope).
+         */
+        get: operations["notifications-read_subscriptions"];
+        put?: never;
+        /**
+         * Create Subscription
+         * @description Subscribe a webhook, Slack or e-mail channel (admin scope); a webhook's signing secret
+         *     is in this answer only.
+         */
+        post: operations["notifications-create_subscription"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/notifications/subscriptions/{subscription_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete Subscription
+         * @description Delete a subscription and its delivery log (admin scope).
+         */
+        delete: operations["notifications-delete_subscription"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/notifications/subscriptions/{subscription_id}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read Deliveries
+         * @description The subscription's delivery log, newest first (trigger scope).
+         */
+        get: operations["notifications-read_deliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/notifications/subscriptions/{subscription_id}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send Test
+         * @description Queue a test notification to this subscription (admin scope); see its log.
+         */
+        post: operations["notifications-send_test"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/results": {
         parameters: {
             query?: never;
@@ -764,6 +849,12 @@ export interface components {
             run_id: number;
         };
         /**
+         * Channel
+         * @description Where a subscription sends.
+         * @enum {string}
+         */
+        Channel: "webhook" | "slack" | "email";
+        /**
          * CompareRow
          * @description One series present in either run of a comparison.
          */
@@ -806,6 +897,40 @@ export interface components {
             rows: components["schemas"]["CompareRow"][];
         };
         /**
+         * DeliveryRead
+         * @description One line of a subscription's delivery log.
+         */
+        DeliveryRead: {
+            /** Attempts */
+            attempts: number;
+            /**
+             * Created At
+             * Format: date-time
+             */
+            created_at: string;
+            /** Delivered At */
+            delivered_at: string | null;
+            event: components["schemas"]["Event"];
+            /**
+             * Id
+             * @description The delivery id receivers see (Benchdash-Delivery)
+             */
+            id: string;
+            /** Last Attempt At */
+            last_attempt_at: string | null;
+            /** Last Error */
+            last_error: string | null;
+            status: components["schemas"]["DeliveryStatus"];
+            /** Title */
+            title: string | null;
+        };
+        /**
+         * DeliveryStatus
+         * @description pending → sending → delivered, or → retrying → sending … → failed after the last try.
+         * @enum {string}
+         */
+        DeliveryStatus: "pending" | "sending" | "retrying" | "delivered" | "failed";
+        /**
          * DocumentIn
          * @description A `benchdash/v1` result document: one run of one system.
          */
@@ -839,6 +964,12 @@ export interface components {
         EndEvent: {
             status: components["schemas"]["RunStatus"];
         };
+        /**
+         * Event
+         * @description What happened.
+         * @enum {string}
+         */
+        Event: "alert.opened" | "alert.resolved" | "run.failed" | "test";
         /**
          * FieldError
          * @description One invalid field: where it is and what is wrong.
@@ -1724,6 +1855,89 @@ export interface components {
             status: components["schemas"]["RunStatus"];
         };
         /**
+         * SubscriptionCreate
+         * @description A new subscription; `target` is the webhook or Slack URL, or the e-mail address.
+         */
+        SubscriptionCreate: {
+            /**
+             * Branch
+             * @description Only this branch (default: every branch)
+             */
+            branch?: string | null;
+            channel: components["schemas"]["Channel"];
+            /** Events */
+            events?: components["schemas"]["Event"][];
+            /** Name */
+            name: string;
+            /** System */
+            system: string;
+            /** Target */
+            target: string;
+        };
+        /**
+         * SubscriptionCreated
+         * @description The answer to creating one: a webhook's signing secret, shown this once.
+         */
+        SubscriptionCreated: {
+            /**
+             * Branch
+             * @description Only this branch (default: every branch)
+             */
+            branch?: string | null;
+            channel: components["schemas"]["Channel"];
+            /**
+             * Created At
+             * Format: date-time
+             */
+            created_at: string;
+            /** Created By */
+            created_by: string;
+            /** Events */
+            events?: components["schemas"]["Event"][];
+            /** Id */
+            id: number;
+            /** Name */
+            name: string;
+            /**
+             * Secret
+             * @description The webhook's HMAC-SHA256 signing secret; not shown again
+             */
+            secret?: string | null;
+            /** System */
+            system: string;
+            /** Target */
+            target: string;
+        };
+        /**
+         * SubscriptionRead
+         * @description A subscription as listed: a Slack URL masked, a webhook's secret never shown.
+         */
+        SubscriptionRead: {
+            /**
+             * Branch
+             * @description Only this branch (default: every branch)
+             */
+            branch?: string | null;
+            channel: components["schemas"]["Channel"];
+            /**
+             * Created At
+             * Format: date-time
+             */
+            created_at: string;
+            /** Created By */
+            created_by: string;
+            /** Events */
+            events?: components["schemas"]["Event"][];
+            /** Id */
+            id: number;
+            /** Name */
+            name: string;
+            /** System */
+            system: string;
+            /** Target */
+            target: string;
+        };
+        /**
          * SystemDetail
          * @description A system with its benchmarks, metrics, branches, testbeds and open alerts.
          */
@@ -2532,6 +2746,471 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Comparison"];
+                };
+            };
+            /** @description Bad request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Invalid input */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+        };
+    };
+    "notifications-read_subscriptions": {
+        parameters: {
+            query?: {
+                system?: string | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SubscriptionRead"][];
+                };
+            };
+            /** @description Bad request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Invalid input */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+        };
+    };
+    "notifications-create_subscription": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SubscriptionCreate"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SubscriptionCreated"];
+                };
+            };
+            /** @description Bad request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Invalid input */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+        };
+    };
+    "notifications-delete_subscription": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A subscription id. */
+                subscription_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Bad request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Invalid input */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+        };
+    };
+    "notifications-read_deliveries": {
+        parameters: {
+            query?: {
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                /** @description A subscription id. */
+                subscription_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeliveryRead"][];
+                };
+            };
+            /** @description Bad request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Invalid input */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+        };
+    };
+    "notifications-send_test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A subscription id. */
+                subscription_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeliveryRead"];
                 };
             };
             /** @description Bad request */
@@ -4331,7 +5010,10 @@ export const pathsApiV1SeriesImageFmtGetParametersPathFmtValues: ReadonlyArray<F
 export const alertReadDirectionValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["AlertRead"]["direction"]> = ["higher_is_better", "lower_is_better"];
 export const alertReadLevelValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["AlertRead"]["level"]> = ["warn", "fail"];
 export const alertStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["AlertStatus"]> = ["open", "acknowledged", "resolved"];
+export const channelValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Channel"]> = ["webhook", "slack", "email"];
 export const compareRowDirectionValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["CompareRow"]["direction"]> = ["higher_is_better", "lower_is_better"];
+export const deliveryStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["DeliveryStatus"]> = ["pending", "sending", "retrying", "delivered", "failed"];
+export const eventValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Event"]> = ["alert.opened", "alert.resolved", "run.failed", "test"];
 export const levelValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Level"]> = ["ok", "improved", "warn", "fail", "noisy", "unstable", "learning", "no_baseline"];
 export const manifestMetricDirectionValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ManifestMetric"]["direction"]> = ["higher_is_better", "lower_is_better"];
 export const metricInDirectionValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["MetricIn"]["direction"]> = ["higher_is_better", "lower_is_better"];

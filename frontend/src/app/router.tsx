@@ -3,6 +3,7 @@ import { Layout } from "@/app/Layout";
 import { AlertsRoute } from "@/routes/alerts";
 import { CompareRoute } from "@/routes/compare";
 import { NotFoundRoute } from "@/routes/notFound";
+import { NotificationsRoute } from "@/routes/notifications";
 import { OverviewRoute } from "@/routes/overview";
 import { RunRoute } from "@/routes/run";
 import { RunsRoute } from "@/routes/runs";
@@ -19,6 +20,7 @@ export const router = createBrowserRouter([
       { path: "/runs/:runId", element: <RunRoute /> },
       { path: "/compare", element: <CompareRoute /> },
       { path: "/alerts", element: <AlertsRoute /> },
+      { path: "/notifications", element: <NotificationsRoute /> },
       { path: "/sign-in", element: <SignInRoute /> },
       { path: "*", element: <NotFoundRoute /> },
     ],
