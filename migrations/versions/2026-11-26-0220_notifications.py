@@ -58,7 +58,7 @@ def upgrade() -> None:
         sa.Column("status", sa.String(10), nullable=False),
         sa.Column("attempts", sa.Integer(), nullable=False),
         sa.Column("last_error", sa.Text(), nullable=True),
-        sa.Column("job_id", sa.Integer(), nullable=True),
+        sa.Column("job_id", sa.BigInteger(), nullable=True),
         sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
         sa.Column("last_attempt_at", sa.DateTime(timezone=True), nullable=True),
         sa.Column("delivered_at", sa.DateTime(timezone=True), nullable=True),

@@ -8,6 +8,7 @@ from typing import Any
 
 from sqlalchemy import (
     ARRAY,
+    BigInteger,
     CheckConstraint,
     DateTime,
     ForeignKey,
@@ -70,7 +71,7 @@ class Delivery(Base):
     status: Mapped[str] = mapped_column(String(10), default=DeliveryStatus.PENDING)
     attempts: Mapped[int] = mapped_column(Integer, default=0)
     last_error: Mapped[str | None] = mapped_column(Text)
-    job_id: Mapped[int | None] = mapped_column(Integer)
+    job_id: Mapped[int | None] = mapped_column(BigInteger)  # procrastinate_jobs.id
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     last_attempt_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
     delivered_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))

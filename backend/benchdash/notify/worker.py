@@ -49,7 +49,9 @@ def conninfo(url: str) -> str:
 
 def build_app(*, url: str, sessions: SessionMaker, settings: Settings) -> App:
     """A procrastinate app with the delivery task."""
-    app = App(connector=PsycopgConnector(conninfo=conninfo(url)))
+    # A small pool per API process (one connection LISTENs, the others fetch and finish jobs);
+    # the delivery itself reads and writes through the process's SQLAlchemy pool.
+    app = App(connector=PsycopgConnector(conninfo=conninfo(url), min_size=1, max_size=3))
 
     @app.task(name=DELIVER_TASK, queue=QUEUE, retry=Backoff(settings))
     def deliver(delivery_id: str) -> None:
