@@ -51,7 +51,6 @@ def compose_env(
         path.chmod(0o600)
     have = path.read_text()
     wanted = {fleet.token_variable(s): fleet.new_token for s in systems}
-    wanted["BENCHDASH_AGENT_DB_PASSWORD"] = lambda: secrets.token_urlsafe(24)
     lines = "".join(f"{k}={make()}\n" for k, make in wanted.items() if f"\n{k}=" not in f"\n{have}")
     if lines:  # what a file made by an older `make up` lacks
         path.write_text(have + ("" if have.endswith("\n") or not have else "\n") + lines)

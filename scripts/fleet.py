@@ -21,9 +21,8 @@ API_SECRETS = (
     "BENCHDASH_ADMIN_PASSWORD",
     "BENCHDASH_SECRET_KEY",
     "BENCHDASH_AGENT_TOKENS",
-    "BENCHDASH_AGENT_DB_PASSWORD",
+    "DATABASE_URL",  # agents ask the API for work: they never reach the database
 )
-AGENT_DB_ROLE = "benchdash_agent"  # backend/benchdash/runs/agent_role.py keeps it
 FIRST_BACKOFF_S, MAX_BACKOFF_S = 1.0, 30.0
 STABLE_S = 60.0  # an agent that ran this long before dying is restarted after FIRST_BACKOFF_S
 
@@ -44,26 +43,15 @@ def tokens_spec(tokens: Mapping[str, str]) -> str:
 
 
 def agent_env(env: Mapping[str, str], token: str) -> dict[str, str]:
-    """An agent's variables: the stack's without the API's secrets, with its own token, and
-    the queue's database as the agents' role when the stack keeps one (else DATABASE_URL)."""
+    """An agent's variables: the stack's without the API's secrets and the database URL, with
+    its own token."""
     out = {
         k: v
         for k, v in env.items()
         if k not in API_SECRETS and not k.startswith("BENCHDASH_AGENT_TOKEN")
     }
     out["BENCHDASH_TOKEN"] = token
-    password = env.get("BENCHDASH_AGENT_DB_PASSWORD")
-    if password and env.get("DATABASE_URL"):
-        out["DATABASE_URL"] = role_url(env["DATABASE_URL"], AGENT_DB_ROLE, password)
     return out
-
-
-def role_url(url: str, role: str, password: str) -> str:
-    """`url` logging in as `role` with `password` instead of its own user."""
-    parts = urllib.parse.urlsplit(url)
-    host = parts.netloc.rpartition("@")[2]
-    user = f"{urllib.parse.quote(role, safe='')}:{urllib.parse.quote(password, safe='')}"
-    return urllib.parse.urlunsplit(parts._replace(netloc=f"{user}@{host}"))
 
 
 @dataclass

@@ -37,13 +37,11 @@ API_ENV = (
     "BENCHDASH_ADMIN_USERNAME",
     "BENCHDASH_ADMIN_PASSWORD",
     "BENCHDASH_AGENT_TOKENS",
-    "BENCHDASH_AGENT_DB_PASSWORD",
     "BENCHDASH_PUBLIC_READ",
     "BENCHDASH_HOST",
     "BENCHDASH_PORT",
 )
 RUNNER_ENV = (
-    "DATABASE_URL",
     "BENCHDASH_URL",
     "BENCHDASH_TOKEN",
     "BENCHDASH_HOST_ID",
@@ -123,11 +121,6 @@ def native_env(port: int) -> tuple[dict[str, str], dict[str, str]]:
             [str(BIN / "benchdash-server"), "db-url"], capture_output=True, text=True, check=True
         )
         env["DATABASE_URL"] = url.stdout.strip()
-    if not os.environ.get("DATABASE_URL") or env.get("BENCHDASH_AGENT_DB_PASSWORD"):
-        # agents get the role `migrate` keeps (queue + host locks); a DATABASE_URL you gave
-        # may lack CREATEROLE, so there only BENCHDASH_AGENT_DB_PASSWORD turns it on
-        password = env.get("BENCHDASH_AGENT_DB_PASSWORD") or _kept_secret("agent-db-password")
-        env["BENCHDASH_AGENT_DB_PASSWORD"] = password
     return env, tokens
 
 

@@ -22,10 +22,12 @@ from benchdash.alerts import reruns
 from benchdash.auth import endpoints as auth_endpoints
 from benchdash.auth import usage
 from benchdash.config import get_settings
-from benchdash.db import database_url, transaction
+from benchdash.db import database_url, transaction, utcnow
+from benchdash.deps import FRESH_COOKIE, FRESH_S
 from benchdash.health import router as health_router
 from benchdash.kit.body import BodyMiddleware
 from benchdash.kit.errors import NotFound
+from benchdash.kit.fresh import FreshAfterWrite
 from benchdash.kit.head import HeadAsGet
 from benchdash.kit.headers import SecurityHeaders
 from benchdash.kit.problem import install_handlers, problem_response
@@ -35,7 +37,7 @@ from benchdash.notify import worker as notify_worker
 from benchdash.openapi_links import BenchdashAPI
 from benchdash.results import endpoints as result_endpoints
 from benchdash.runs import endpoints as run_endpoints
-from benchdash.runs import lifecycle
+from benchdash.runs import lifecycle, schedule
 from benchdash.series import endpoints as series_endpoints
 from benchdash.systems import endpoints as system_endpoints
 
@@ -127,6 +129,14 @@ def reap_once() -> list[int]:
         return failed
 
 
+def schedule_once() -> list[int]:
+    """Queue the runs of the manifests' cron schedules that ticked just now."""
+    with transaction() as session:
+        return schedule.queue_due(
+            session=session, now=utcnow(), grace_s=get_settings().schedule_grace_s
+        )
+
+
 def settle_reruns() -> int:
     """Confirm or dismiss suspected points whose re-runs all ended without a last upload."""
     with transaction() as session:
@@ -153,8 +163,8 @@ async def _every(seconds: float, job: Callable[[], object], name: str) -> None:
 
 @asynccontextmanager
 async def lifespan(_: FastAPI) -> AsyncIterator[None]:
-    """Background work while the app serves: the heartbeat reaper, token-usage writes, the
-    notification worker."""
+    """Background work while the app serves: the heartbeat reaper, re-runs, cron runs,
+    token-usage writes, the notification worker."""
     settings = get_settings()
     tasks = [asyncio.create_task(_every(usage.FLUSH_S, flush_token_usage, "token usage"))]
     if settings.reaper_interval_s > 0:
@@ -162,6 +172,10 @@ async def lifespan(_: FastAPI) -> AsyncIterator[None]:
         tasks.append(
             asyncio.create_task(_every(settings.reaper_interval_s, settle_reruns, "re-runs"))
         )
+        if settings.schedule_grace_s > 0:
+            tasks.append(
+                asyncio.create_task(_every(settings.reaper_interval_s, schedule_once, "schedule"))
+            )
     if settings.notify_worker:  # deliveries run here: any API process may take any of them
         run = notify_worker.run(url=database_url(), sessions=transaction, settings=settings)
         tasks.append(asyncio.create_task(run))
@@ -199,6 +213,8 @@ def create_app() -> FastAPI:
     app.add_middleware(BodyMiddleware, max_bytes=settings.max_body_bytes)
     app.add_middleware(RequestGuard, error_log=settings.error_log)
     app.add_middleware(HeadAsGet)
+    if settings.database_read_url:
+        app.add_middleware(FreshAfterWrite, name=FRESH_COOKIE, seconds=FRESH_S)
     app.add_middleware(SecurityHeaders)  # added last: the outermost, so every answer has them
     _mount_ui(app, settings.frontend_dist)
     return app

@@ -26,6 +26,11 @@ class Settings(BaseSettings):
         validation_alias="DATABASE_URL",
         description="PostgreSQL URL; unset means the embedded server under data_dir",
     )
+    database_read_url: str | None = Field(
+        None,
+        description="A streaming replica of DATABASE_URL for dashboard reads (writes, live run "
+        "pages and a client's reads just after its own write stay on the primary)",
+    )
     data_dir: Path = Field(REPO_ROOT / ".data", description="Where the embedded PostgreSQL lives")
     secret_key: str = Field(INSECURE_SECRET, description="Signs session cookies")
     public_read: bool = Field(True, description="Allow reads without signing in")
@@ -42,11 +47,6 @@ class Settings(BaseSettings):
         description="One token per runner agent, `system=token` pairs separated by commas; "
         "each made valid at start with scopes agent and upload for its system only",
     )
-    agent_db_password: str | None = Field(
-        None,
-        description="Set: `migrate` keeps the PostgreSQL role benchdash_agent with this password, "
-        "which may use the job queue and host locks only (the runner agents' DATABASE_URL)",
-    )
     frontend_dist: Path = Field(REPO_ROOT / "frontend" / "dist", description="Built UI")
     db_pool_size: int = Field(20, ge=1, le=200, description="Connections per API process")
     db_pool_timeout_s: float = Field(
@@ -61,6 +61,12 @@ class Settings(BaseSettings):
     reaper_interval_s: float = Field(10.0, description="How often to look for them (0: never)")
     agent_live_s: float = Field(
         30.0, gt=0, description="An agent silent this long is not online (agents say so every 10 s)"
+    )
+    schedule_grace_s: float = Field(
+        600.0,
+        ge=0,
+        description="Queue a manifest's cron run this long after its tick at the latest "
+        "(0: no scheduled runs)",
     )
     no_agent_wait_s: float = Field(
         600.0, ge=0, description="Fail a run queued this long for a system with no agent (0: never)"

@@ -62,23 +62,6 @@ def migrate(wait_s: float = 0) -> None:
     if wait_s > 0:
         wait_for_database(wait_s)
     command.upgrade(alembic_config(), "head")
-    password = get_settings().agent_db_password
-    if password:  # after every upgrade: new queue tables are granted too
-        from sqlalchemy.exc import DBAPIError
-
-        from benchdash.db import get_engine
-        from benchdash.runs.agent_role import AGENT_ROLE, ensure_agent_role
-
-        try:
-            with get_engine().begin() as conn:
-                ensure_agent_role(connection=conn, password=password)
-        except DBAPIError as e:
-            raise SystemExit(
-                f"benchdash-server: cannot keep the database role {AGENT_ROLE} "
-                f"({str(e.orig or e).strip().splitlines()[0]}): the database user needs "
-                "CREATEROLE, or unset BENCHDASH_AGENT_DB_PASSWORD (agents then use DATABASE_URL)"
-            ) from None
-        print(f"database role {AGENT_ROLE}: the job queue and host locks only")
 
 
 def bootstrap() -> None:

@@ -15,13 +15,14 @@ import argparse
 import json
 import os
 import sys
+from dataclasses import fields
 from importlib.metadata import entry_points
 from pathlib import Path
 from typing import Any, NoReturn
 
 from rich.console import Console
 
-from benchdash_runner import __version__, client, document, summary
+from benchdash_runner import __version__, client, document, forge, summary
 from benchdash_runner.adapters import AdapterError
 from benchdash_runner.prepare import (
     GAB_DIRECTIONS,
@@ -90,6 +91,7 @@ def _build_parser() -> _Parser:
     up.add_argument(
         "--timeout", type=float, default=60.0, metavar="S", help="per-request timeout (s)"
     )
+    forge.add_arguments(up)
     up.set_defaults(func=_upload)
     conv = sub.add_parser("convert", help="write the benchdash/v1 document without posting")
     _add_common(conv)
@@ -125,21 +127,8 @@ def _add_common(p: argparse.ArgumentParser) -> None:
 
 
 def _options(ns: argparse.Namespace) -> RunOptions:
-    return RunOptions(
-        format=ns.format,
-        paths=ns.paths,
-        system=ns.system,
-        direction=ns.direction,
-        branch=ns.branch,
-        base_branch=ns.base_branch,
-        commit=ns.commit,
-        testbed=ns.testbed,
-        external_id=ns.external_id,
-        profile=ns.profile,
-        trigger=ns.trigger,
-        compiler=ns.compiler,
-        compiler_version=ns.compiler_version,
-    )
+    names = [f.name for f in fields(RunOptions) if f.name != "env"]
+    return RunOptions(**{name: getattr(ns, name) for name in names})
 
 
 def _prepare(ns: argparse.Namespace) -> dict[str, Any] | None:
@@ -168,6 +157,9 @@ def _upload(ns: argparse.Namespace) -> int:
     base_url = os.environ.get("BENCHDASH_URL", "").strip()
     token = os.environ.get("BENCHDASH_TOKEN", "").strip()
     missing = [n for n, v in (("BENCHDASH_URL", base_url), ("BENCHDASH_TOKEN", token)) if not v]
+    if missing and (why := forge.fork_skip(ns, ns.system)):
+        print(f"benchdash: upload skipped: {why}", file=sys.stderr)
+        return EXIT_OK
     if missing:
         _error(f"{' and '.join(missing)} not set (export them, or set them as CI secrets)")
         return EXIT_ERROR
@@ -195,7 +187,10 @@ def _upload(ns: argparse.Namespace) -> int:
     except client.UploadError as e:
         _error(str(e))
         return EXIT_ERROR
-    return _report(ns, response, base_url, doc["system"], retried=attempts > 1)
+    code = _report(ns, response, base_url, doc["system"], retried=attempts > 1)
+    if ns.report:  # never changes the exit code: a forge error is printed, not raised
+        forge.report(ns, response=response, base_url=base_url, token=token, system=doc["system"])
+    return code
 
 
 def _report(

@@ -15,7 +15,7 @@ from rich.table import Table
 LEVELS = ("fail", "warn", "noisy", "unstable", "improved", "ok", "learning", "no_baseline")
 GATES = {"warn": {"warn", "fail"}, "fail": {"fail"}, "never": set()}
 _STYLE = {"fail": "bold red", "warn": "yellow", "improved": "green", "noisy": "magenta"}
-_MISSING = "\u2013"  # en dash
+MISSING = "\u2013"  # en dash
 _ICON = {"fail": "🔴", "warn": "🟡", "improved": "🟢", "noisy": "〰️", "unstable": "⚠️"}
 TABLE_ROWS_MAX = 50
 
@@ -115,24 +115,28 @@ def _md_table(verdicts: list[dict[str, Any]], base: str) -> list[str]:
     ]
     for v in verdicts:
         level = str(v.get("level", "?"))
-        label = _md_escape(series_label(v))
+        label = md_escape(series_label(v))
         if v.get("series_url"):
-            label = f"[{label}]({_md_url(base + str(v['series_url']))})"
-        badge = f"{_ICON[level]} {level}" if level in _ICON else level
+            label = f"[{label}]({md_url(base + str(v['series_url']))})"
         out.append(
-            f"| {badge} | {label} | {_md_escape(str(v.get('metric', '?')))}"
-            f" | {fmt_number(v.get('value'))} {_md_escape(str(v.get('unit', '')))}"
+            f"| {badge(level)} | {label} | {md_escape(str(v.get('metric', '?')))}"
+            f" | {fmt_number(v.get('value'))} {md_escape(str(v.get('unit', '')))}"
             f" | {fmt_number(v.get('baseline'))}"
             f" | {fmt_change(v.get('change_pct'), v.get('direction'))}"
-            f" | {fmt_number(v.get('p_value'))} | {_md_escape(str(v.get('explanation') or ''))} |"
+            f" | {fmt_number(v.get('p_value'))} | {md_escape(str(v.get('explanation') or ''))} |"
         )
     return out
+
+
+def badge(level: str) -> str:
+    """The level with its icon, for Markdown tables."""
+    return f"{_ICON[level]} {level}" if level in _ICON else level
 
 
 def fmt_number(x: Any) -> str:
     """Four significant digits, or an en dash for a missing value."""
     if x is None:
-        return _MISSING
+        return MISSING
     if isinstance(x, (int, float)):
         return f"{x:.4g}"
     return str(x)
@@ -142,21 +146,21 @@ def fmt_change(x: Any, direction: Any = "lower_is_better") -> str:
     """The change in the metric's own direction, with a word: "-11.8 % · worse" for a throughput
     that fell (the server's change_pct is positive when worse, whatever the direction)."""
     if not isinstance(x, (int, float)):
-        return _MISSING
+        return MISSING
     if round(x, 1) == 0:
         return "0.0 %"
     moved = -x if direction == "higher_is_better" else x
     return f"{'+' if moved > 0 else '-'}{abs(x):.1f} % · {'worse' if x > 0 else 'better'}"
 
 
-def _md_url(url: str) -> str:
+def md_url(url: str) -> str:
     """Percent-encode the few characters that would end a Markdown link or table cell."""
     for char, code in ((" ", "%20"), ("(", "%28"), (")", "%29"), ("|", "%7C")):
         url = url.replace(char, code)
     return url
 
 
-def _md_escape(text: str) -> str:
+def md_escape(text: str) -> str:
     return text.replace("|", "\\|").replace("\n", " ")
 
 

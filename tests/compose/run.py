@@ -66,7 +66,6 @@ def write_env(path: Path, port: int) -> dict[str, str]:
             )
             for s in ("cachex", "galay-ssl", "pointsub", "relay", "uvhttp")
         },
-        "BENCHDASH_AGENT_DB_PASSWORD": secrets.token_urlsafe(24),
         "BENCHDASH_PUBLIC_READ": "true",
         "BENCHDASH_PUBLISH_PORT": str(port),
         "BENCHDASH_HOST_ID": "compose-test",

@@ -43,8 +43,6 @@ def agents(
                     api.url,
                     "--token",
                     api.token,
-                    "--database-url",
-                    api.database_url,
                     "--workdir",
                     str(tmp / f"work-{system}-{i}"),
                     "--host-id",
@@ -57,7 +55,6 @@ def agents(
         )
     try:
         wait_for(lambda: get(api, f"/api/v1/systems/{system}").get("profiles"), 60, "registration")
-        time.sleep(1.0)  # let the workers start listening on the queue
         yield procs
     finally:
         for p in procs:

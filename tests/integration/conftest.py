@@ -57,6 +57,7 @@ def api(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Api]:
         [SERVER, "scratch-db", name], capture_output=True, text=True, check=True
     ).stdout.strip()
     env = {**os.environ, "DATABASE_URL": db, "BENCHDASH_ADMIN_PASSWORD": "it-admin-pass"}
+    env["BENCHDASH_SCHEDULE_GRACE_S"] = "0"  # no cron run of a manifest lands mid-test
     subprocess.run([SERVER, "migrate"], env=env, check=True, capture_output=True)
     port = _free_port()
     log = tmp_path_factory.mktemp("api") / "api.log"
@@ -107,6 +108,7 @@ def private_stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Ap
     try:
         pg.start()
         env = {**os.environ, "DATABASE_URL": pg.url, "BENCHDASH_ADMIN_PASSWORD": "it-admin-pass"}
+        env["BENCHDASH_SCHEDULE_GRACE_S"] = "0"
         subprocess.run([SERVER, "migrate"], env=env, check=True, capture_output=True)
         token = subprocess.run(
             [SERVER, "token", "create", "--scope", "admin", "--name", "survive"],

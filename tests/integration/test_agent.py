@@ -91,8 +91,9 @@ def test_two_runs_on_one_host_do_not_overlap(api: Api, tmp_path: Path) -> None:
             spans.append((at["building"], at["completed"]))
     (_, a1), (b0, _) = sorted(spans)
     assert a1 <= b0, f"runs overlapped: {spans}"
-    agents_used = {get(api, f"/api/v1/runs/{r}")["agent"] for r in ids}
-    assert len(agents_used) == 2, "both agents worked, one after the other"
+    logs = [(tmp_path / f"agent-selftest-{i}.log").read_text() for i in range(2)]
+    waited = [log for log in logs if "waiting: host it-host is busy with run" in log]
+    assert waited, "an agent asked while the host was busy and was told to wait"
 
 
 def test_build_failure_keeps_the_log(api: Api, tmp_path: Path) -> None:

@@ -1,4 +1,5 @@
-"""Agents that survive (issue 10): a PostgreSQL restart, and benchmarks that die with their agent.
+"""Agents that survive (issue 10): a PostgreSQL restart behind the API they ask for work, one
+benchmark per host across systems (the API's host lock), and benchmarks that die with their agent.
 
 This module runs its own PostgreSQL (pgserver's binaries, in a temporary folder) so that it can
 restart it without disturbing the other tests, its own API on it, and agents working a small
@@ -17,10 +18,8 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
-import psycopg
 import pytest
 
-from benchdash_runner.agent.hostlock import HostLock
 from tests.integration.agents import TERMINAL, get, post, wait_for
 from tests.integration.conftest import BIN, ROOT, Api
 from tests.integration.pg import Postgres
@@ -78,7 +77,7 @@ def agent(
     """One agent of `system` on host HOST; yields the process and its log file."""
     log = tmp / f"agent-{system}.log"
     cmd = [str(BIN / "benchdash-runner"), "--system", system, "--repo", str(repo)]
-    cmd += ["--api", api.url, "--token", api.token, "--database-url", api.database_url]
+    cmd += ["--api", api.url, "--token", api.token]
     cmd += ["--workdir", str(tmp / f"work-{system}"), "--host-id", HOST]
     with log.open("wb") as out:
         proc = subprocess.Popen(
@@ -88,7 +87,7 @@ def agent(
             stderr=subprocess.STDOUT,
         )
     try:
-        wait_for(lambda: workers_started(log) >= 1, 60, f"the {system} agent's worker")
+        wait_for(lambda: f"for {system} on host" in _text(log), 60, f"the {system} agent")
         yield proc, log
     finally:
         if proc.poll() is None:
@@ -100,9 +99,8 @@ def agent(
             proc.wait()
 
 
-def workers_started(log: Path) -> int:
-    """How many times the agent's procrastinate worker started."""
-    return log.read_text(errors="replace").count("Starting worker")
+def _text(log: Path) -> str:
+    return log.read_text(errors="replace")
 
 
 def trigger(api: Api, system: str) -> int:
@@ -124,39 +122,39 @@ def test_idle_agent_survives_a_long_outage_and_runs_the_next_run(
 ) -> None:
     api, pg = private_stack
     with agent(api, repo, tmp_path, "selftest") as (proc, log):
-        # Longer than the 30 s procrastinate's pool waits for a connection: its worker stops,
-        # and the agent must start another once the database is back.
+        # The API answers 503 while its database is away: the agent backs off and asks again.
         pg.restart(down_s=40)
-        wait_for(lambda: workers_started(log) >= 2, 120, "a new worker after the restart")
-        assert proc.poll() is None, log.read_text()
+        assert "cannot ask for work" in _text(log)
+        assert proc.poll() is None, _text(log)
         run = finished(api, trigger(api, "selftest"))
         assert proc.poll() is None
     assert run["status"] == "completed", run
     assert len(run["measurements"]) == 3  # type: ignore[arg-type]
-    assert "restarting the worker" in log.read_text()
 
 
-def test_a_queued_run_completes_across_a_restart(
+def test_one_benchmark_per_host_across_systems_and_a_restart(
     private_stack: tuple[Api, Postgres], repo: Path, tmp_path: Path
 ) -> None:
     api, pg = private_stack
-    with agent(api, repo, tmp_path, "selftest") as (proc, log):
-        # Another benchmark holds the host: the run stays queued, its agent waiting.
-        holder = psycopg.connect(api.database_url, autocommit=True)
-        holder.execute(
-            "SELECT pg_advisory_lock(hashtextextended(%s, 0))", (f"benchdash-host:{HOST}",)
-        )
+    pids = tmp_path / "pids"
+    pids.mkdir()
+    with (
+        agent(api, repo, tmp_path, "survivor", env={"SURVIVOR_PIDS": str(pids)}),
+        agent(api, repo, tmp_path, "selftest") as (proc, log),
+    ):
+        busy = trigger(api, "survivor")  # holds the host until it is cancelled
+        wait_for(lambda: get(api, f"/api/v1/runs/{busy}")["status"] == "running", 90, "busy")
         run_id = trigger(api, "selftest")
-        wait_for(lambda: get(api, f"/api/v1/runs/{run_id}").get("agent"), 60, "the agent")
+        wait_for(lambda: f"host {HOST} is busy with run {busy}" in _text(log), 30, "the wait")
         assert get(api, f"/api/v1/runs/{run_id}")["status"] == "queued"
-        pg.restart()  # ends the holder's session too: the host is free once the database is back
-        with contextlib.suppress(psycopg.Error):
-            holder.close()
+        assert get(api, f"/api/v1/runs/{run_id}").get("agent") is None  # not handed out
+        pg.restart()  # the queued run and the busy one outlive the database's restart
+        post(api, f"/api/v1/runs/{busy}/cancel", {})
         run = finished(api, run_id)
-        assert proc.poll() is None, log.read_text()
+        assert proc.poll() is None, _text(log)
+    assert finished(api, busy)["status"] == "cancelled"
     assert run["status"] == "completed", run
     assert len(run["measurements"]) == 3  # type: ignore[arg-type]
-    assert "host lock: " in log.read_text()  # its session died with the server, and came back
 
 
 def test_kill_9_of_the_agent_kills_the_driver_and_its_children(
@@ -192,17 +190,3 @@ def _running(pid: int) -> bool:
         return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
     except FileNotFoundError:
         return False
-
-
-def test_the_host_lock_is_taken_again_after_a_restart(private_stack: tuple[Api, Postgres]) -> None:
-    api, pg = private_stack
-    lock, other = HostLock(api.database_url, "it-lock"), HostLock(api.database_url, "it-lock")
-    try:
-        assert lock.acquire(lambda: False, 0.1)
-        assert not other.acquire(lambda: False, 0.1)
-        pg.restart(down_s=1)  # both sessions end: the lock is free for whoever asks first
-        assert lock.keep()
-        assert not other.acquire(lambda: False, 0.1)
-    finally:
-        lock.close()
-        other.close()

@@ -21,7 +21,6 @@ def _launcher(monkeypatch: pytest.MonkeyPatch, **env: str) -> Any:
         "BENCHDASH_ADMIN_PASSWORD",
         "BENCHDASH_SECRET_KEY",
         "BENCHDASH_DATA_DIR",
-        "BENCHDASH_AGENT_DB_PASSWORD",
     ):
         monkeypatch.delenv(name, raising=False)
     for name, value in env.items():
@@ -87,33 +86,7 @@ def test_each_agent_gets_its_own_token_and_no_api_secret(
     for system, token in tokens.items():
         agent = up.fleet.agent_env(env, token)
         assert agent["BENCHDASH_TOKEN"] == token, system
-        assert agent["DATABASE_URL"] == env["DATABASE_URL"]  # the queue (procrastinate)
+        assert "DATABASE_URL" not in agent  # agents ask the API for work, never the database
         leaked = [k for k in agent if k in up.fleet.API_SECRETS or "AGENT_TOKEN" in k]
         assert not leaked, (system, leaked)
         assert not {v for k, v in agent.items() if k != "BENCHDASH_TOKEN"} & set(tokens.values())
-
-
-def test_agents_log_in_to_the_queue_as_their_own_role(
-    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
-) -> None:
-    given = "postgresql+psycopg://benchdash:pw@db.example:5432/benchdash"
-    up = _launcher(monkeypatch, BENCHDASH_DATA_DIR=str(tmp_path), DATABASE_URL=given)
-    env, tokens = up.native_env(8123)
-    assert "BENCHDASH_AGENT_DB_PASSWORD" not in env  # your server: only when you ask for it
-    assert up.fleet.agent_env(env, tokens["relay"])["DATABASE_URL"] == given
-    up = _launcher(
-        monkeypatch,
-        BENCHDASH_DATA_DIR=str(tmp_path),
-        DATABASE_URL=given,
-        BENCHDASH_AGENT_DB_PASSWORD="s3cret/+",
-    )
-    env, tokens = up.native_env(8123)
-    agent = up.fleet.agent_env(env, tokens["relay"])
-    assert agent["DATABASE_URL"] == (
-        "postgresql+psycopg://benchdash_agent:s3cret%2F%2B@db.example:5432/benchdash"
-    )
-    assert "BENCHDASH_AGENT_DB_PASSWORD" not in agent
-    embedded = "postgresql+psycopg://postgres:@/postgres?host=/x/.data/pg"
-    assert up.fleet.role_url(embedded, "benchdash_agent", "p") == (
-        "postgresql+psycopg://benchdash_agent:p@/postgres?host=/x/.data/pg"
-    )

@@ -12,16 +12,17 @@ from fastapi.responses import StreamingResponse
 from benchdash.auth import service as auth_service
 from benchdash.config import get_settings
 from benchdash.db import SessionMaker, session_maker
-from benchdash.deps import OptionalPrincipal, ReadAccess, SessionDep
+from benchdash.deps import OptionalPrincipal, ReadAccess, ReadSessionDep, SessionDep
 from benchdash.kit.errors import NotFound
 from benchdash.kit.responses import ERRORS
 from benchdash.kit.validation import RunIdPath, RunIdQuery, SlugPath, TextQuery
-from benchdash.runs import agents, lifecycle, queries, stream
+from benchdash.runs import agents, claim, lifecycle, queries, stream
 from benchdash.runs import service as run_service
 from benchdash.runs.read_models import Comparison, RunDetail
 from benchdash.runs.schemas import (
     AgentAck,
     AgentHeartbeat,
+    AgentWork,
     Page,
     ReportAck,
     RunCreate,
@@ -37,7 +38,7 @@ router = APIRouter(prefix="/api/v1", tags=["runs"], responses=ERRORS)
 
 @router.get("/runs", response_model=Page[RunSummary], dependencies=[ReadAccess])
 def read_runs(
-    session: SessionDep,
+    session: ReadSessionDep,
     system: TextQuery = None,
     branch: TextQuery = None,
     status: RunStatus | None = None,
@@ -58,7 +59,7 @@ def read_run(run_id: RunIdPath, session: SessionDep) -> RunDetail:
 
 
 @router.get("/compare", response_model=Comparison, dependencies=[ReadAccess])
-def read_comparison(session: SessionDep, base: RunIdQuery, head: RunIdQuery) -> Comparison:
+def read_comparison(session: ReadSessionDep, base: RunIdQuery, head: RunIdQuery) -> Comparison:
     """Compare two runs of one system series by series."""
     return queries.compare(session=session, base_id=base, head_id=head)
 
@@ -97,6 +98,24 @@ def heartbeat_agent(
         session=session, slug=slug, name=body.name, host=body.host, live_s=live_s
     )
     return AgentAck(live_agents=live)
+
+
+@router.post("/systems/{slug}/agents/claim", response_model=AgentWork)
+def claim_work(
+    slug: SlugPath, body: AgentHeartbeat, session: SessionDep, principal: OptionalPrincipal
+) -> AgentWork:
+    """A runner agent asks for its system's next queued run (agent scope of that system)."""
+    auth_service.require(principal, "agent", slug)
+    settings = get_settings()
+    got = claim.claim(
+        session=session,
+        slug=slug,
+        name=body.name,
+        host=body.host,
+        live_s=settings.agent_live_s,
+        stale_s=settings.heartbeat_timeout_s,
+    )
+    return AgentWork(run_id=got.run_id, reason=got.reason)
 
 
 @router.post("/runs/{run_id}/cancel", response_model=RunSummary)

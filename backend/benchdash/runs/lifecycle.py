@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import timedelta
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import and_, or_, select
 from sqlalchemy.orm import Session
 
 from benchdash.db import utcnow
@@ -124,7 +124,7 @@ def cancel(*, session: Session, run_id: int, by: str) -> Run:
     run = get_for_update(session=session, run_id=run_id)
     if run.status in TERMINAL:
         raise Conflict(f"run {run_id} is already {run.status}")
-    if run.status == "queued" and (
+    if run.status == RunStatus.QUEUED and (
         run.job_id is None or queue.cancel_job(session=session, job_id=run.job_id)
     ):
         _set_status(session, run, "cancelled", f"cancelled by {by} before it started")
@@ -177,11 +177,13 @@ def report(
 
 
 def reap(*, session: Session, timeout_s: float) -> list[int]:
-    """Fail active runs whose agent has not reported for `timeout_s`; returns their ids."""
+    """Fail active (or taken) runs whose agent has not reported for `timeout_s`; returns their
+    ids."""
     cutoff = utcnow() - timedelta(seconds=timeout_s)
+    taken = and_(Run.status == RunStatus.QUEUED, Run.agent.is_not(None))  # claimed, not started
     stale = session.scalars(
         select(Run)
-        .where(Run.status.in_(ACTIVE), Run.heartbeat_at < cutoff)
+        .where(or_(Run.status.in_(ACTIVE), taken), Run.heartbeat_at < cutoff)
         .with_for_update(skip_locked=True)
     ).all()
     for run in stale:

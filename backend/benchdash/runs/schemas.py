@@ -104,6 +104,17 @@ class AgentAck(BaseModel):
     live_agents: int = Field(description="Agents of the system online now, this one included.")
 
 
+class AgentWork(BaseModel):
+    """The API's answer to an agent asking for work (a claim also counts as a heartbeat)."""
+
+    run_id: int | None = Field(
+        None, description="The queued run now this agent's to carry out; null: nothing to do."
+    )
+    reason: str | None = Field(
+        None, description="Why there is nothing to do although runs may wait (its host is busy)."
+    )
+
+
 AgentState = Literal[
     RunStatus.BUILDING,
     RunStatus.RUNNING,

@@ -12,7 +12,7 @@ from benchdash.alerts import changes
 from benchdash.alerts.schemas import ChangeCreate, ChangeRead
 from benchdash.auth import service as auth_service
 from benchdash.config import get_settings
-from benchdash.deps import OptionalPrincipal, ReadAccess, SessionDep
+from benchdash.deps import OptionalPrincipal, ReadAccess, ReadSessionDep, SessionDep
 from benchdash.kit.caching import cached_image
 from benchdash.kit.responses import ERRORS
 from benchdash.kit.validation import INT4_MAX, NO_NUL, ChangeIdPath, TextQuery
@@ -34,7 +34,7 @@ _IMAGES: dict[str, Any] = {
     responses={304: {"description": "Not modified (the If-None-Match ETag still holds)"}},
 )
 def read_series(
-    session: SessionDep,
+    session: ReadSessionDep,
     system: Annotated[str, Query(max_length=64, pattern=NO_NUL)],
     benchmark: Annotated[str, Query(max_length=300, pattern=NO_NUL)],
     metric: Annotated[str, Query(max_length=120, pattern=NO_NUL)],
@@ -95,7 +95,7 @@ def read_series(
     },
 )
 def read_series_image(
-    session: SessionDep,
+    session: ReadSessionDep,
     fmt: Annotated[chart.ImageFormat, Path(description="svg or png")],
     system: Annotated[str, Query(max_length=64, pattern=NO_NUL)],
     benchmark: Annotated[str, Query(max_length=300, pattern=NO_NUL)],

@@ -6,7 +6,7 @@ from __future__ import annotations
 from fastapi import APIRouter
 
 from benchdash.auth import service as auth_service
-from benchdash.deps import OptionalPrincipal, ReadAccess, SessionDep
+from benchdash.deps import OptionalPrincipal, ReadAccess, ReadSessionDep, SessionDep
 from benchdash.kit.errors import InvalidInput
 from benchdash.kit.responses import ERRORS
 from benchdash.kit.validation import NamePath, SlugPath
@@ -27,13 +27,13 @@ router = APIRouter(prefix="/api/v1/systems", tags=["systems"], responses=ERRORS)
 
 
 @router.get("", response_model=list[SystemRead], dependencies=[ReadAccess])
-def read_systems(session: SessionDep) -> list[SystemRead]:
+def read_systems(session: ReadSessionDep) -> list[SystemRead]:
     """Every system with its latest run, open alerts and headline trend."""
     return queries.cards(session=session)
 
 
 @router.get("/{slug}", response_model=SystemDetail, dependencies=[ReadAccess])
-def read_system(slug: SlugPath, session: SessionDep) -> SystemDetail:
+def read_system(slug: SlugPath, session: ReadSessionDep) -> SystemDetail:
     """One system with its benchmarks, metrics, branches, testbeds and open alerts."""
     return queries.detail(session=session, slug=slug)
 

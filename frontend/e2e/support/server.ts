@@ -112,12 +112,9 @@ export async function startAgent(baseUrl: string, databaseUrl: string, system: s
     "--host-id",
     "e2e-host",
   ];
-  const env = {
-    ...process.env,
-    DATABASE_URL: databaseUrl,
-    BENCHDASH_TOKEN: token,
-    BENCHDASH_SELFTEST_S: "0.4",
-  };
+  // The agent asks the API for work: it gets its token, never the database URL.
+  const env: NodeJS.ProcessEnv = { ...process.env, BENCHDASH_TOKEN: token, BENCHDASH_SELFTEST_S: "0.4" };
+  delete env.DATABASE_URL;
   const agent = startGroup(RUNNER_CLI, args, env, logFile);
   await waitFor("agent", agent, logFile, async () => {
     const r = await fetch(`${baseUrl}/api/v1/systems/${system}`);

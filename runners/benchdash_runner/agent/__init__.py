@@ -1,1 +1,1 @@
-"""The runner agent: a procrastinate worker for one system's queue (`benchdash-runner`)."""
+"""The runner agent (`benchdash-runner`): asks the API for its system's runs, carries them out."""

@@ -1,4 +1,4 @@
-"""The agent's side of the HTTP API: register, report, upload, schedule."""
+"""The agent's side of the HTTP API: register, ask for work, report, upload, heartbeat."""
 
 from __future__ import annotations
 
@@ -19,6 +19,14 @@ class Ack:
 
     status: str
     cancel_requested: bool
+
+
+@dataclass(frozen=True)
+class Work:
+    """The API's answer to a claim: a run to carry out, or why there is none."""
+
+    run_id: int | None
+    reason: str | None
 
 
 class AgentApi:
@@ -80,8 +88,8 @@ class AgentApi:
         data = self._call("POST", f"/api/v1/systems/{system}/agents/heartbeat", body, attempts=1)
         return int(data["live_agents"])
 
-    def schedule(self, system: str, profile: str) -> dict[str, Any]:
-        """Queue a scheduled run of the default branch."""
-        body = {"system": system, "ref": "main", "profile": profile, "trigger": "schedule"}
-        data: dict[str, Any] = self._call("POST", "/api/v1/runs", body)
-        return data
+    def claim(self, system: str, name: str, host: str) -> Work:
+        """Ask for the system's next queued run (once, no retries: the agent polls)."""
+        body = {"name": name, "host": host}
+        data = self._call("POST", f"/api/v1/systems/{system}/agents/claim", body, attempts=1)
+        return Work(run_id=data.get("run_id"), reason=data.get("reason"))

@@ -1,4 +1,8 @@
-"""Run one job: host lock, checkout, the driver under a Supervisor, live reports, upload."""
+"""Run one job: checkout, the driver under a Supervisor, live reports, upload.
+
+The API hands a run to an agent only while the agent's host runs nothing else (`claim`), so
+the host lock is the API's; the agent needs no database.
+"""
 
 from __future__ import annotations
 
@@ -9,7 +13,6 @@ from pathlib import Path
 from typing import Any
 
 from benchdash_runner.agent.api import AgentApi, ApiError
-from benchdash_runner.agent.hostlock import HostLock
 from benchdash_runner.agent.manifest import Manifest
 from benchdash_runner.agent.source import SourceError, checkout
 from benchdash_runner.agent.supervisor import AgentSettings, Supervisor
@@ -33,40 +36,17 @@ def _driver_env(run: dict[str, Any], manifest: Manifest) -> dict[str, str]:
 
 
 def execute(run_id: int, *, api: AgentApi, manifest: Manifest, settings: AgentSettings) -> str:
-    """Carry one queued run through to its final state; returns that state."""
+    """Carry one run the API handed this agent through to its final state; returns that state."""
     run = api.run(run_id)
     if run["status"] != "queued":
         return str(run["status"])
-    lock = HostLock(settings.database_url, settings.host_id)
-    try:
-        told = {"said": False}
-
-        def still_wanted() -> bool:
-            lines = [] if told["said"] else [f"waiting for host {settings.host_id} to be free"]
-            try:
-                ack = api.report(run_id, lines=lines, agent=settings.name)
-            except ApiError as exc:  # the API may be restarting with its database: wait on
-                print(f"report failed: {exc}", file=sys.stderr)
-                return True
-            told["said"] = True
-            return not ack.cancel_requested
-
-        if not lock.acquire(still_wanted, settings.lock_poll_s):
-            api.report(run_id, status="cancelled", message="cancelled while waiting for the host")
-            return "cancelled"
-        return _run_locked(run, api=api, manifest=manifest, settings=settings, lock=lock)
-    finally:
-        lock.close()
+    if run.get("cancel_requested"):
+        api.report(run_id, status="cancelled", message="cancelled before it started")
+        return "cancelled"
+    return _run(run, api=api, manifest=manifest, settings=settings)
 
 
-def _run_locked(
-    run: dict[str, Any],
-    *,
-    api: AgentApi,
-    manifest: Manifest,
-    settings: AgentSettings,
-    lock: HostLock | None = None,
-) -> str:
+def _run(run: dict[str, Any], *, api: AgentApi, manifest: Manifest, settings: AgentSettings) -> str:
     run_id, profile = int(run["id"]), str(run["profile"])
     ref = str(run.get("ref") or "HEAD")
     api.report(
@@ -88,7 +68,7 @@ def _run_locked(
     argv[0] = str(cwd / argv[0]) if not os.path.isabs(argv[0]) and "/" in argv[0] else argv[0]
     limit = manifest.time_limit(profile)
     api.report(run_id, lines=[f"commit {sha or '(source as built)'}; $ {' '.join(argv)}"])
-    sup = Supervisor(api, run_id, settings, lock)
+    sup = Supervisor(api, run_id, settings)
     code = sup.run(argv, cwd, _driver_env(run, manifest), limit)
     if sup.outcome == "cancelled":
         api.report(run_id, status="cancelled", message="cancelled: the benchmark was stopped")

@@ -16,7 +16,6 @@ from pathlib import Path
 from typing import Any
 
 from benchdash_runner.agent.api import AgentApi, ApiError
-from benchdash_runner.agent.hostlock import HostLock
 
 PROGRESS = re.compile(r"^##benchdash progress (\d+)/(\d+)(?: (.*))?$")
 PHASE = re.compile(r"^##benchdash phase (\w+)\s*$")
@@ -33,10 +32,9 @@ class AgentSettings:
     workdir: Path
     host_id: str
     name: str
-    database_url: str
     heartbeat_s: float = 2.0
     kill_grace_s: float = 2.0
-    lock_poll_s: float = 1.0
+    poll_s: float = 1.0  # how often an idle agent asks the API for work
 
 
 @dataclass
@@ -66,15 +64,11 @@ class Progress:
 class Supervisor:
     """Runs the driver, relays its output and obeys cancel and the time limit."""
 
-    def __init__(
-        self, api: AgentApi, run_id: int, settings: AgentSettings, lock: HostLock | None = None
-    ) -> None:
+    def __init__(self, api: AgentApi, run_id: int, settings: AgentSettings) -> None:
         self.api = api
         self.run_id = run_id
         self.settings = settings
-        self.lock = lock
         self.outcome: str | None = None  # "cancelled" | "timed_out" when we killed it
-        self._lock_held = True
 
     def _reader(self, stream: Any, lines: queue.Queue[str | None]) -> None:
         for raw in stream:
@@ -133,7 +127,6 @@ class Supervisor:
                 or len(pending) >= MAX_BATCH
                 or now - last_report >= self.settings.heartbeat_s
             ):
-                self._check_lock(pending)
                 try:
                     ack = self.api.report(
                         self.run_id,
@@ -162,15 +155,6 @@ class Supervisor:
             self._safe_report(lines=pending[:MAX_LINES], progress=latest)
             pending, latest = pending[MAX_LINES:], None
         return int(proc.returncode)
-
-    def _check_lock(self, pending: list[str]) -> None:
-        """Keep the host lock through a database restart; say in the log when it was lost."""
-        if self.lock is None:
-            return
-        held = self.lock.keep()
-        if held != self._lock_held:
-            pending.append(f"agent: host lock {'taken again' if held else 'lost (database away?)'}")
-            self._lock_held = held
 
     def _kill(self, proc: subprocess.Popen[str], sig: int) -> float:
         with contextlib.suppress(ProcessLookupError):
