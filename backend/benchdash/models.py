@@ -4,6 +4,7 @@ from benchdash.alerts.models import Alert
 from benchdash.audit.models import AuditEvent
 from benchdash.auth.models import ApiToken, User, UserSession
 from benchdash.db import Base
+from benchdash.notify.models import Delivery, Subscription
 from benchdash.results.models import Measurement, Series, SeriesRestart, Verdict
 from benchdash.runs.models import Run, RunEvent
 from benchdash.systems.models import Benchmark, Branch, Metric, System, Testbed
@@ -15,12 +16,14 @@ __all__ = [
     "Base",
     "Benchmark",
     "Branch",
+    "Delivery",
     "Measurement",
     "Metric",
     "Run",
     "RunEvent",
     "Series",
     "SeriesRestart",
+    "Subscription",
     "System",
     "Testbed",
     "User",

@@ -104,94 +104,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/v1/auth/tokens": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * List Tokens
-         * @description Every API token, newest first: prefixes, scopes and use, never secrets (admin).
-         */
-        get: operations["auth-list_tokens"];
-        put?: never;
-        /**
-         * Create Token
-         * @description Create a token; its full text is in this answer only, never again (admin, audited).
-         */
-        post: operations["auth-create_token"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/auth/tokens/{token_id}/revoke": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Revoke Token
-         * @description Revoke a token: it stops working within seconds (admin, audited).
-         */
-        post: operations["auth-revoke_token"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/auth/users": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * List Users
-         * @description Every user, by name (admin).
-         */
-        get: operations["auth-list_users"];
-        put?: never;
-        /**
-         * Create User
-         * @description Create a user (password of 12+ characters); 409 when the name is taken (admin, audited).
-         */
-        post: operations["auth-create_user"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/auth/users/{user_id}/disabled": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        /**
-         * Set User Disabled
-         * @description Disable a user (their sessions end; they cannot sign in) or enable them (admin, audited).
-         */
-        put: operations["auth-set_user_disabled"];
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/api/v1/badges/{system}.svg": {
         parameters: {
             query?: never;
@@ -232,6 +144,91 @@ export interface paths {
         get: operations["runs-read_comparison"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/notifications/subscriptions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read Subscriptions
+         * @description Subscriptions, of one system or every one (trigger scope).
+         */
+        get: operations["notifications-read_subscriptions"];
+        put?: never;
+        /**
+         * Create Subscription
+         * @description Subscribe a webhook, Slack or e-mail channel (admin scope); a webhook's signing secret
+         *     is in this answer only.
+         */
+        post: operations["notifications-create_subscription"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/notifications/subscriptions/{subscription_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete Subscription
+         * @description Delete a subscription and its delivery log (admin scope).
+         */
+        delete: operations["notifications-delete_subscription"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/notifications/subscriptions/{subscription_id}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read Deliveries
+         * @description The subscription's delivery log, newest first (trigger scope).
+         */
+        get: operations["notifications-read_deliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/notifications/subscriptions/{subscription_id}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send Test
+         * @description Queue a test notification to this subscription (admin scope); see its log.
+         */
+        post: operations["notifications-send_test"];
         delete?: never;
         options?: never;
         head?: never;
@@ -559,36 +556,12 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /**
-         * Read Manifest
-         * @description The manifest its runner registered (read-only) and the system's settings (admin).
-         */
-        get: operations["systems-read_manifest"];
+        get?: never;
         /**
          * Register Manifest
          * @description Register a runner manifest and its thresholds (runner agents: token with the agent scope).
          */
         put: operations["systems-register_manifest"];
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/systems/{slug}/metrics": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Read Metrics
-         * @description Every metric with thresholds, value range and who changed them last, when (admin).
-         */
-        get: operations["systems-read_metrics"];
-        put?: never;
         post?: never;
         delete?: never;
         options?: never;
@@ -609,26 +582,6 @@ export interface paths {
          * @description Set a metric's warn and fail thresholds (admin).
          */
         put: operations["systems-update_metric"];
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/systems/{slug}/settings": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        /**
-         * Update Settings
-         * @description Set the system's repository URL, so alerts link their commit range (admin, audited).
-         */
-        put: operations["systems-update_settings"];
         post?: never;
         delete?: never;
         options?: never;
@@ -764,11 +717,6 @@ export interface components {
              * @description The first bad run's commit.
              */
             commit: string | null;
-            /**
-             * Commits Url
-             * @description The commit range last_good_commit...commit in the system's repository (null when the system names no repository or a commit is unknown).
-             */
-            commits_url?: string | null;
             /**
              * Confirmed By
              * @description change-point, persistence or re-runs (null: opened before 0004).
@@ -937,6 +885,12 @@ export interface components {
             run_id: number;
         };
         /**
+         * Channel
+         * @description Where a subscription sends.
+         * @enum {string}
+         */
+        Channel: "webhook" | "slack" | "email";
+        /**
          * CompareRow
          * @description One series present in either run of a comparison.
          */
@@ -979,6 +933,40 @@ export interface components {
             rows: components["schemas"]["CompareRow"][];
         };
         /**
+         * DeliveryRead
+         * @description One line of a subscription's delivery log.
+         */
+        DeliveryRead: {
+            /** Attempts */
+            attempts: number;
+            /**
+             * Created At
+             * Format: date-time
+             */
+            created_at: string;
+            /** Delivered At */
+            delivered_at: string | null;
+            event: components["schemas"]["Event"];
+            /**
+             * Id
+             * @description The delivery id receivers see (Benchdash-Delivery)
+             */
+            id: string;
+            /** Last Attempt At */
+            last_attempt_at: string | null;
+            /** Last Error */
+            last_error: string | null;
+            status: components["schemas"]["DeliveryStatus"];
+            /** Title */
+            title: string | null;
+        };
+        /**
+         * DeliveryStatus
+         * @description pending → sending → delivered, or → retrying → sending … → failed after the last try.
+         * @enum {string}
+         */
+        DeliveryStatus: "pending" | "sending" | "retrying" | "delivered" | "failed";
+        /**
          * DocumentIn
          * @description A `benchdash/v1` result document: one run of one system.
          */
@@ -1013,40 +1001,11 @@ export interface components {
             status: components["schemas"]["RunStatus"];
         };
         /**
-         * EnvironmentChange
-         * @description A run whose environment differs from the previous run's on its testbed and branch.
+         * Event
+         * @description What happened.
+         * @enum {string}
          */
-        EnvironmentChange: {
-            /** Diffs */
-            diffs: components["schemas"]["EnvironmentDiff"][];
-            /** Previous Run Id */
-            previous_run_id: number;
-            /** Run Id */
-            run_id: number;
-            /**
-             * T
-             * Format: date-time
-             * @description When the run started.
-             */
-            t: string;
-            /**
-             * Text
-             * @description The change in words, e.g. "rustc 1.95 → 1.96".
-             */
-            text: string;
-        };
-        /**
-         * EnvironmentDiff
-         * @description One field of the environment that changed.
-         */
-        EnvironmentDiff: {
-            /** After */
-            after: unknown;
-            /** Before */
-            before: unknown;
-            /** Key */
-            key: string;
-        };
+        Event: "alert.opened" | "alert.resolved" | "run.failed" | "test";
         /**
          * FieldError
          * @description One invalid field: where it is and what is wrong.
@@ -1122,11 +1081,6 @@ export interface components {
             profiles: {
                 [key: string]: components["schemas"]["ManifestProfile"];
             };
-            /**
-             * Repository
-             * @description Where the commits live (https://github.com/owner/repo): alerts link their commit range there.
-             */
-            repository?: string | null;
             schedule?: components["schemas"]["ManifestSchedule"] | null;
             /** System */
             system: string;
@@ -1146,16 +1100,6 @@ export interface components {
              * @default 10
              */
             fail: number;
-            /**
-             * Max
-             * @description The highest value possible; an upload above it is refused. A `%` unit is 0–100 unless min or max say otherwise.
-             */
-            max?: number | null;
-            /**
-             * Min
-             * @description The lowest value possible; an upload below it is refused.
-             */
-            min?: number | null;
             /** Name */
             name: string;
             /** Unit */
@@ -1202,53 +1146,6 @@ export interface components {
              * @default quick
              */
             profile: string;
-        };
-        /**
-         * ManifestView
-         * @description The registered manifest of a system (read-only) and its settings.
-         */
-        ManifestView: {
-            /**
-             * Manifest
-             * @description null: no runner registered one.
-             */
-            manifest: {
-                [key: string]: unknown;
-            } | null;
-            /** Repository */
-            repository: string | null;
-            /** Slug */
-            slug: string;
-        };
-        /**
-         * MetricAdmin
-         * @description A metric with its value range and its last audited change.
-         */
-        MetricAdmin: {
-            /**
-             * Direction
-             * @enum {string}
-             */
-            direction: "higher_is_better" | "lower_is_better";
-            /** Fail Threshold */
-            fail_threshold: number;
-            last_change: components["schemas"]["ThresholdChange"] | null;
-            /**
-             * Max Value
-             * @description The highest value an upload may carry.
-             */
-            max_value: number | null;
-            /**
-             * Min Value
-             * @description The lowest value an upload may carry.
-             */
-            min_value: number | null;
-            /** Name */
-            name: string;
-            /** Unit */
-            unit: string;
-            /** Warn Threshold */
-            warn_threshold: number;
         };
         /**
          * MetricIn
@@ -1514,8 +1411,6 @@ export interface components {
             environment: {
                 [key: string]: unknown;
             } | null;
-            /** @description How this run's environment differs from the previous run's on its testbed and branch (compiler, kernel, CPU …), or null when it does not. */
-            environment_change?: components["schemas"]["EnvironmentChange"] | null;
             /**
              * External Id
              * @description The uploader's idempotency key.
@@ -1882,11 +1777,6 @@ export interface components {
             direction: "higher_is_better" | "lower_is_better";
             /** Downsampled */
             downsampled: boolean;
-            /**
-             * Environment Changes
-             * @description Runs whose environment (compiler, kernel, CPU …) differs from the previous run's on this testbed and branch, oldest first: marks on the chart.
-             */
-            environment_changes?: components["schemas"]["EnvironmentChange"][];
             /** Fail Threshold */
             fail_threshold: number;
             /** Metric */
@@ -2001,6 +1891,89 @@ export interface components {
             status: components["schemas"]["RunStatus"];
         };
         /**
+         * SubscriptionCreate
+         * @description A new subscription; `target` is the webhook or Slack URL, or the e-mail address.
+         */
+        SubscriptionCreate: {
+            /**
+             * Branch
+             * @description Only this branch (default: every branch)
+             */
+            branch?: string | null;
+            channel: components["schemas"]["Channel"];
+            /** Events */
+            events?: components["schemas"]["Event"][];
+            /** Name */
+            name: string;
+            /** System */
+            system: string;
+            /** Target */
+            target: string;
+        };
+        /**
+         * SubscriptionCreated
+         * @description The answer to creating one: a webhook's signing secret, shown this once.
+         */
+        SubscriptionCreated: {
+            /**
+             * Branch
+             * @description Only this branch (default: every branch)
+             */
+            branch?: string | null;
+            channel: components["schemas"]["Channel"];
+            /**
+             * Created At
+             * Format: date-time
+             */
+            created_at: string;
+            /** Created By */
+            created_by: string;
+            /** Events */
+            events?: components["schemas"]["Event"][];
+            /** Id */
+            id: number;
+            /** Name */
+            name: string;
+            /**
+             * Secret
+             * @description The webhook's HMAC-SHA256 signing secret; not shown again
+             */
+            secret?: string | null;
+            /** System */
+            system: string;
+            /** Target */
+            target: string;
+        };
+        /**
+         * SubscriptionRead
+         * @description A subscription as listed: a Slack URL masked, a webhook's secret never shown.
+         */
+        SubscriptionRead: {
+            /**
+             * Branch
+             * @description Only this branch (default: every branch)
+             */
+            branch?: string | null;
+            channel: components["schemas"]["Channel"];
+            /**
+             * Created At
+             * Format: date-time
+             */
+            created_at: string;
+            /** Created By */
+            created_by: string;
+            /** Events */
+            events?: components["schemas"]["Event"][];
+            /** Id */
+            id: number;
+            /** Name */
+            name: string;
+            /** System */
+            system: string;
+            /** Target */
+            target: string;
+        };
+        /**
          * SystemDetail
          * @description A system with its benchmarks, metrics, branches, testbeds and open alerts.
          */
@@ -2082,149 +2055,6 @@ export interface components {
             slug: string;
         };
         /**
-         * SystemSettings
-         * @description A system's settings an admin may change.
-         */
-        SystemSettings: {
-            /**
-             * Repository
-             * @description Where the commits live (https://github.com/owner/repo); null forgets it.
-             */
-            repository?: string | null;
-        };
-        /**
-         * ThresholdChange
-         * @description The last audited change of a metric's thresholds or bounds: who and when.
-         */
-        ThresholdChange: {
-            /** Action */
-            action: string;
-            /**
-             * At
-             * Format: date-time
-             */
-            at: string;
-            /** By */
-            by: string;
-            /** Detail */
-            detail: {
-                [key: string]: unknown;
-            };
-        };
-        /**
-         * TokenCreate
-         * @description A token to create.
-         */
-        TokenCreate: {
-            /** Name */
-            name: string;
-            /** Scopes */
-            scopes: ("upload" | "agent" | "trigger" | "admin")[];
-            /**
-             * Systems
-             * @description Empty: every system.
-             */
-            systems?: string[];
-        };
-        /**
-         * TokenCreated
-         * @description A new token: `token` is its full text, shown this once and never again.
-         */
-        TokenCreated: {
-            /**
-             * Created At
-             * Format: date-time
-             */
-            created_at: string;
-            /** Id */
-            id: number;
-            /** Last Used At */
-            last_used_at: string | null;
-            /** Name */
-            name: string;
-            /**
-             * Prefix
-             * @description The token's public part: bd_<prefix>_…
-             */
-            prefix: string;
-            /** Revoked At */
-            revoked_at: string | null;
-            /** Scopes */
-            scopes: string[];
-            /**
-             * Systems
-             * @description The systems it may act on; empty: every system.
-             */
-            systems: string[];
-            /** Token */
-            token: string;
-        };
-        /**
-         * TokenRead
-         * @description An API token as an admin sees it: its prefix, never its secret.
-         */
-        TokenRead: {
-            /**
-             * Created At
-             * Format: date-time
-             */
-            created_at: string;
-            /** Id */
-            id: number;
-            /** Last Used At */
-            last_used_at: string | null;
-            /** Name */
-            name: string;
-            /**
-             * Prefix
-             * @description The token's public part: bd_<prefix>_…
-             */
-            prefix: string;
-            /** Revoked At */
-            revoked_at: string | null;
-            /** Scopes */
-            scopes: string[];
-            /**
-             * Systems
-             * @description The systems it may act on; empty: every system.
-             */
-            systems: string[];
-        };
-        /**
-         * UserAdminRead
-         * @description A user as an admin sees it.
-         */
-        UserAdminRead: {
-            /**
-             * Created At
-             * Format: date-time
-             */
-            created_at: string;
-            /** Disabled At */
-            disabled_at: string | null;
-            /** Id */
-            id: number;
-            /** Is Admin */
-            is_admin: boolean;
-            /** Username */
-            username: string;
-        };
-        /**
-         * UserCreate
-         * @description A user to create.
-         */
-        UserCreate: {
-            /**
-             * Is Admin
-             * @default false
-             */
-            is_admin: boolean;
-            /** Password */
-            password: string;
-            /** Username */
-            username: string;
-        };
-        /**
          * UserRead
          * @description The signed-in user.
          */
@@ -2233,14 +2063,6 @@ export interface components {
             is_admin: boolean;
             /** Username */
             username: string;
-        };
-        /**
-         * UserState
-         * @description Whether a user is disabled.
-         */
-        UserState: {
-            /** Disabled */
-            disabled: boolean;
         };
         /**
          * VerdictRead
@@ -2834,562 +2656,6 @@ export interface operations {
             };
         };
     };
-    "auth-list_tokens": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Successful Response */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["TokenRead"][];
-                };
-            };
-            /** @description Bad request */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                    "application/problem+json": unknown;
-                };
-            };
-            /** @description Missing or invalid credentials */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                    "application/problem+json": unknown;
-                };
-            };
-            /** @description Not allowed */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                    "application/problem+json": unknown;
-                };
-            };
-            /** @description Not found */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                    "application/problem+json": unknown;
-                };
-            };
-            /** @description Conflict */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                    "application/problem+json": unknown;
-                };
-            };
-            /** @description Body too large */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                    "application/problem+json": unknown;
-                };
-            };
-            /** @description Invalid input */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                    "application/problem+json": unknown;
-                };
-            };
-        };
-    };
-    "auth-create_token": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["TokenCreate"];
-            };
-        };
-        responses: {
-            /** @description Successful Response */
-            201: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["TokenCreated"];
-                };
-            };
-            /** @description Bad request */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                    "application/problem+json": unknown;
-                };
-            };
-            /** @description Missing or invalid credentials */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                    "application/problem+json": unknown;
-                };
-            };
-            /** @description Not allowed */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                    "application/problem+json": unknown;
-                };
-            };
-            /** @description Not found */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                    "application/problem+json": unknown;
-                };
-            };
-            /** @description Conflict */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                    "application/problem+json": unknown;
-                };
-            };
-            /** @description Body too large */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                    "application/problem+json": unknown;
-                };
-            };
-            /** @description Invalid input */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                    "application/problem+json": unknown;
-                };
-            };
-        };
-    };
-    "auth-revoke_token": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                token_id: number;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Successful Response */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["TokenRead"];
-                };
-            };
-            /** @description Bad request */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                    "application/problem+json": unknown;
-                };
-            };
-            /** @description Missing or invalid credentials */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                    "application/problem+json": unknown;
-                };
-            };
-            /** @description Not allowed */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                    "application/problem+json": unknown;
-                };
-            };
-            /** @description Not found */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                    "application/problem+json": unknown;
-                };
-            };
-            /** @description Conflict */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                    "application/problem+json": unknown;
-                };
-            };
-            /** @description Body too large */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                    "application/problem+json": unknown;
-                };
-            };
-            /** @description Invalid input */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                    "application/problem+json": unknown;
-                };
-            };
-        };
-    };
-    "auth-list_users": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Successful Response */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["UserAdminRead"][];
-                };
-            };
-            /** @description Bad request */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                    "application/problem+json": unknown;
-                };
-            };
-            /** @description Missing or invalid credentials */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                    "application/problem+json": unknown;
-                };
-            };
-            /** @description Not allowed */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                    "application/problem+json": unknown;
-                };
-            };
-            /** @description Not found */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                    "application/problem+json": unknown;
-                };
-            };
-            /** @description Conflict */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                    "application/problem+json": unknown;
-                };
-            };
-            /** @description Body too large */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                    "application/problem+json": unknown;
-                };
-            };
-            /** @description Invalid input */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                    "application/problem+json": unknown;
-                };
-            };
-        };
-    };
-    "auth-create_user": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["UserCreate"];
-            };
-        };
-        responses: {
-            /** @description Successful Response */
-            201: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["UserAdminRead"];
-                };
-            };
-            /** @description Bad request */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                    "application/problem+json": unknown;
-                };
-            };
-            /** @description Missing or invalid credentials */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                    "application/problem+json": unknown;
-                };
-            };
-            /** @description Not allowed */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                    "application/problem+json": unknown;
-                };
-            };
-            /** @description Not found */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                    "application/problem+json": unknown;
-                };
-            };
-            /** @description Conflict */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                    "application/problem+json": unknown;
-                };
-            };
-            /** @description Body too large */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                    "application/problem+json": unknown;
-                };
-            };
-            /** @description Invalid input */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                    "application/problem+json": unknown;
-                };
-            };
-        };
-    };
-    "auth-set_user_disabled": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                user_id: number;
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["UserState"];
-            };
-        };
-        responses: {
-            /** @description Successful Response */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["UserAdminRead"];
-                };
-            };
-            /** @description Bad request */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                    "application/problem+json": unknown;
-                };
-            };
-            /** @description Missing or invalid credentials */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                    "application/problem+json": unknown;
-                };
-            };
-            /** @description Not allowed */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                    "application/problem+json": unknown;
-                };
-            };
-            /** @description Not found */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                    "application/problem+json": unknown;
-                };
-            };
-            /** @description Conflict */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                    "application/problem+json": unknown;
-                };
-            };
-            /** @description Body too large */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                    "application/problem+json": unknown;
-                };
-            };
-            /** @description Invalid input */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                    "application/problem+json": unknown;
-                };
-            };
-        };
-    };
     "badges-read_badge": {
         parameters: {
             query?: {
@@ -3516,6 +2782,471 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Comparison"];
+                };
+            };
+            /** @description Bad request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Invalid input */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+        };
+    };
+    "notifications-read_subscriptions": {
+        parameters: {
+            query?: {
+                system?: string | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SubscriptionRead"][];
+                };
+            };
+            /** @description Bad request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Invalid input */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+        };
+    };
+    "notifications-create_subscription": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SubscriptionCreate"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SubscriptionCreated"];
+                };
+            };
+            /** @description Bad request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Invalid input */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+        };
+    };
+    "notifications-delete_subscription": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A subscription id. */
+                subscription_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Bad request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Invalid input */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+        };
+    };
+    "notifications-read_deliveries": {
+        parameters: {
+            query?: {
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                /** @description A subscription id. */
+                subscription_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeliveryRead"][];
+                };
+            };
+            /** @description Bad request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Invalid input */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+        };
+    };
+    "notifications-send_test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A subscription id. */
+                subscription_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeliveryRead"];
                 };
             };
             /** @description Bad request */
@@ -5151,99 +4882,6 @@ export interface operations {
             };
         };
     };
-    "systems-read_manifest": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description A system slug. */
-                slug: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Successful Response */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ManifestView"];
-                };
-            };
-            /** @description Bad request */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                    "application/problem+json": unknown;
-                };
-            };
-            /** @description Missing or invalid credentials */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                    "application/problem+json": unknown;
-                };
-            };
-            /** @description Not allowed */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                    "application/problem+json": unknown;
-                };
-            };
-            /** @description Not found */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                    "application/problem+json": unknown;
-                };
-            };
-            /** @description Conflict */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                    "application/problem+json": unknown;
-                };
-            };
-            /** @description Body too large */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                    "application/problem+json": unknown;
-                };
-            };
-            /** @description Invalid input */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                    "application/problem+json": unknown;
-                };
-            };
-        };
-    };
     "systems-register_manifest": {
         parameters: {
             query?: never;
@@ -5267,99 +4905,6 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["SystemRegistration"];
-                };
-            };
-            /** @description Bad request */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                    "application/problem+json": unknown;
-                };
-            };
-            /** @description Missing or invalid credentials */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                    "application/problem+json": unknown;
-                };
-            };
-            /** @description Not allowed */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                    "application/problem+json": unknown;
-                };
-            };
-            /** @description Not found */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                    "application/problem+json": unknown;
-                };
-            };
-            /** @description Conflict */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                    "application/problem+json": unknown;
-                };
-            };
-            /** @description Body too large */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                    "application/problem+json": unknown;
-                };
-            };
-            /** @description Invalid input */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                    "application/problem+json": unknown;
-                };
-            };
-        };
-    };
-    "systems-read_metrics": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description A system slug. */
-                slug: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Successful Response */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["MetricAdmin"][];
                 };
             };
             /** @description Bad request */
@@ -5533,103 +5078,6 @@ export interface operations {
             };
         };
     };
-    "systems-update_settings": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description A system slug. */
-                slug: string;
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["SystemSettings"];
-            };
-        };
-        responses: {
-            /** @description Successful Response */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["SystemSettings"];
-                };
-            };
-            /** @description Bad request */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                    "application/problem+json": unknown;
-                };
-            };
-            /** @description Missing or invalid credentials */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                    "application/problem+json": unknown;
-                };
-            };
-            /** @description Not allowed */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                    "application/problem+json": unknown;
-                };
-            };
-            /** @description Not found */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                    "application/problem+json": unknown;
-                };
-            };
-            /** @description Conflict */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                    "application/problem+json": unknown;
-                };
-            };
-            /** @description Body too large */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                    "application/problem+json": unknown;
-                };
-            };
-            /** @description Invalid input */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Problem"];
-                    "application/problem+json": unknown;
-                };
-            };
-        };
-    };
     "health-read_health": {
         parameters: {
             query?: never;
@@ -5695,10 +5143,12 @@ export const pathsApiV1SeriesImageFmtGetParametersPathFmtValues: ReadonlyArray<F
 export const alertReadDirectionValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["AlertRead"]["direction"]> = ["higher_is_better", "lower_is_better"];
 export const alertReadLevelValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["AlertRead"]["level"]> = ["warn", "fail"];
 export const alertStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["AlertStatus"]> = ["open", "acknowledged", "resolved"];
+export const channelValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Channel"]> = ["webhook", "slack", "email"];
 export const compareRowDirectionValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["CompareRow"]["direction"]> = ["higher_is_better", "lower_is_better"];
+export const deliveryStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["DeliveryStatus"]> = ["pending", "sending", "retrying", "delivered", "failed"];
+export const eventValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Event"]> = ["alert.opened", "alert.resolved", "run.failed", "test"];
 export const levelValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Level"]> = ["ok", "improved", "warn", "fail", "noisy", "unstable", "learning", "no_baseline"];
 export const manifestMetricDirectionValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ManifestMetric"]["direction"]> = ["higher_is_better", "lower_is_better"];
-export const metricAdminDirectionValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["MetricAdmin"]["direction"]> = ["higher_is_better", "lower_is_better"];
 export const metricInDirectionValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["MetricIn"]["direction"]> = ["higher_is_better", "lower_is_better"];
 export const metricReadDirectionValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["MetricRead"]["direction"]> = ["higher_is_better", "lower_is_better"];
 export const runCreateTriggerValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["RunCreate"]["trigger"]> = ["web", "schedule"];
@@ -5709,5 +5159,4 @@ export const seriesReadDirectionValues: ReadonlyArray<FlattenedDeepRequired<comp
 export const seriesStepLevelValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["SeriesStep"]["level"]> = ["warn", "fail"];
 export const sparklineDirectionValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Sparkline"]["direction"]> = ["higher_is_better", "lower_is_better"];
 export const stageValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Stage"]> = ["suspected", "confirmed", "dismissed"];
-export const tokenCreateScopesValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["TokenCreate"]["scopes"]> = ["upload", "agent", "trigger", "admin"];
 export const verdictReadDirectionValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["VerdictRead"]["direction"]> = ["higher_is_better", "lower_is_better"];

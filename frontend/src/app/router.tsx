@@ -4,6 +4,7 @@ import { AdminRoute } from "@/routes/admin";
 import { AlertsRoute } from "@/routes/alerts";
 import { CompareRoute } from "@/routes/compare";
 import { NotFoundRoute } from "@/routes/notFound";
+import { NotificationsRoute } from "@/routes/notifications";
 import { OverviewRoute } from "@/routes/overview";
 import { RunRoute } from "@/routes/run";
 import { RunsRoute } from "@/routes/runs";
@@ -21,6 +22,7 @@ export const router = createBrowserRouter([
       { path: "/compare", element: <CompareRoute /> },
       { path: "/alerts", element: <AlertsRoute /> },
       { path: "/admin", element: <AdminRoute /> },
+      { path: "/notifications", element: <NotificationsRoute /> },
       { path: "/sign-in", element: <SignInRoute /> },
       { path: "*", element: <NotFoundRoute /> },
     ],
