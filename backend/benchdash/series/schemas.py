@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from datetime import datetime
+from enum import StrEnum
 from typing import Any, Literal
 
 from pydantic import BaseModel, Field
@@ -69,3 +70,12 @@ class SeriesRead(BaseModel):
     changes: list[ChangeRead] = Field(
         default_factory=list, description="Accepted distribution changes: baseline restarts."
     )
+
+
+class SeriesState(StrEnum):
+    """Where a series stands now, worst first: the page's order and its "only changed" toggle."""
+
+    REGRESSED = "regressed"  # an alert of the series is open or acknowledged
+    SUSPECTED = "suspected"  # its newest point crossed the floor, not yet confirmed
+    CHANGED = "changed"  # its newest point is warn, fail or improved (no open alert)
+    STEADY = "steady"

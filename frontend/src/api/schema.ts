@@ -300,6 +300,33 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/series/batch": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read Series Batch
+         * @description Every series of a system's branch on one testbed, in one answer (a system page).
+         *
+         *     Without `testbed` and `profile`, the view (testbed × profile) whose newest run is the most
+         *     recent is shown; with a testbed alone, every profile. `views` lists them all with counts.
+         *     Series come worst first (`state`: regressed, suspected, changed, steady), then by benchmark,
+         *     parameters and metric. Points are columns (one array per field, oldest first); `run` indexes
+         *     `runs`, shared by every series. Over `max_points`, a series keeps each bucket's lowest and
+         *     highest point, every warn/fail point and its newest point. The answer has an ETag.
+         */
+        get: operations["series-read_series_batch"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/series/changes": {
         parameters: {
             query?: never;
@@ -680,6 +707,112 @@ export interface components {
         BaselinePin: {
             /** Run Id */
             run_id: number | null;
+        };
+        /**
+         * BatchPoints
+         * @description A series' points as columns, oldest first: one array per field, all of one length.
+         */
+        BatchPoints: {
+            /** Baseline */
+            baseline: (number | null)[];
+            /** Change Pct */
+            change_pct: (number | null)[];
+            /** Level */
+            level: (components["schemas"]["Level"] | null)[];
+            /** Max */
+            max: (number | null)[];
+            /** Min */
+            min: (number | null)[];
+            /** N */
+            n: number[];
+            /** P Value */
+            p_value: (number | null)[];
+            /**
+             * Run
+             * @description Each point's index into `runs`.
+             */
+            run: number[];
+            /** Stage */
+            stage: (components["schemas"]["Stage"] | null)[];
+            /** Stddev */
+            stddev: (number | null)[];
+            /** Value */
+            value: number[];
+        };
+        /**
+         * BatchRuns
+         * @description The runs the answer's points belong to, as columns; a series' `run` indexes them.
+         */
+        BatchRuns: {
+            /** Commit */
+            commit: (string | null)[];
+            /** Id */
+            id: number[];
+            /**
+             * T
+             * @description When each run started, Unix time in milliseconds.
+             */
+            t: number[];
+        };
+        /**
+         * BatchSeries
+         * @description One series of the page: its key, its state and its points as columns (oldest first).
+         */
+        BatchSeries: {
+            /** Benchmark */
+            benchmark: string;
+            /** Benchmark Id */
+            benchmark_id: number;
+            /** Changes */
+            changes?: components["schemas"]["ChangeRead"][];
+            /** Downsampled */
+            downsampled: boolean;
+            /** Metric */
+            metric: string;
+            /** Parameters */
+            parameters: {
+                [key: string]: unknown;
+            };
+            /**
+             * Params Key
+             * @description Canonical JSON of the parameters.
+             */
+            params_key: string;
+            points: components["schemas"]["BatchPoints"];
+            state: components["schemas"]["SeriesState"];
+            /** Steps */
+            steps?: components["schemas"]["SeriesStep"][];
+            /**
+             * Total
+             * @description Points in range before downsampling.
+             */
+            total: number;
+        };
+        /**
+         * BatchView
+         * @description One testbed × profile of the branch, for the page's selector.
+         */
+        BatchView: {
+            /**
+             * Last At
+             * Format: date-time
+             * @description When its newest run started.
+             */
+            last_at: string;
+            /** Profile */
+            profile: string | null;
+            /**
+             * Runs
+             * @description Runs with measurements on this testbed and profile.
+             */
+            runs: number;
+            /**
+             * Series
+             * @description Series of the branch on this testbed.
+             */
+            series: number;
+            /** Testbed */
+            testbed: string;
         };
         /**
          * BenchmarkRead
@@ -1553,6 +1686,39 @@ export interface components {
          */
         RunTrigger: "ci" | "manual" | "schedule" | "web" | "rerun" | "demo";
         /**
+         * SeriesBatch
+         * @description Every series of a system's branch on one testbed (and profile), worst first.
+         */
+        SeriesBatch: {
+            /** Branch */
+            branch: string;
+            /**
+             * Profile
+             * @description The profile shown (null: every profile).
+             */
+            profile: string | null;
+            runs: components["schemas"]["BatchRuns"];
+            /** Series */
+            series: components["schemas"]["BatchSeries"][];
+            /** System */
+            system: string;
+            /**
+             * Testbed
+             * @description The testbed shown: asked for, or the default view's.
+             */
+            testbed: string | null;
+            /**
+             * Truncated
+             * @description More series matched than `limit`; the worst are kept.
+             */
+            truncated: boolean;
+            /**
+             * Views
+             * @description Every testbed × profile, newest first.
+             */
+            views: components["schemas"]["BatchView"][];
+        };
+        /**
          * SeriesPoint
          * @description One run's value of the series, with spread and verdict.
          */
@@ -1646,6 +1812,12 @@ export interface components {
             /** Warn Threshold */
             warn_threshold: number;
         };
+        /**
+         * SeriesState
+         * @description Where a series stands now, worst first: the page's order and its "only changed" toggle.
+         * @enum {string}
+         */
+        SeriesState: "regressed" | "suspected" | "changed" | "steady";
         /**
          * SeriesStep
          * @description A confirmed step of the series: the alert that names its first bad run.
@@ -3395,6 +3567,117 @@ export interface operations {
             };
         };
     };
+    "series-read_series_batch": {
+        parameters: {
+            query: {
+                system: string;
+                branch?: string;
+                testbed?: string | null;
+                /** @description Only this profile */
+                profile?: string | null;
+                from?: string | null;
+                to?: string | null;
+                /** @description Per series */
+                max_points?: number;
+                /** @description Series at most */
+                limit?: number;
+            };
+            header?: {
+                "if-none-match"?: string | null;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SeriesBatch"];
+                };
+            };
+            /** @description Not modified (the If-None-Match ETag still holds) */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Bad request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Invalid input */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+        };
+    };
     "series-accept_change": {
         parameters: {
             query?: never;
@@ -4341,6 +4624,7 @@ export const runReportStatusAnyOf0Values: ReadonlyArray<FlattenedDeepRequired<co
 export const runStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["RunStatus"]> = ["queued", "building", "running", "uploading", "completed", "failed", "cancelled", "timed_out"];
 export const runTriggerValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["RunTrigger"]> = ["ci", "manual", "schedule", "web", "rerun", "demo"];
 export const seriesReadDirectionValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["SeriesRead"]["direction"]> = ["higher_is_better", "lower_is_better"];
+export const seriesStateValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["SeriesState"]> = ["regressed", "suspected", "changed", "steady"];
 export const seriesStepLevelValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["SeriesStep"]["level"]> = ["warn", "fail"];
 export const sparklineDirectionValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Sparkline"]["direction"]> = ["higher_is_better", "lower_is_better"];
 export const stageValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Stage"]> = ["suspected", "confirmed", "dismissed"];
