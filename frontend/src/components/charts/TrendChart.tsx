@@ -1,4 +1,4 @@
-import { useMemo, useRef } from "react";
+import { useEffect, useMemo, useRef, type RefObject } from "react";
 import { Area, Brush, CartesianGrid, ComposedChart, Line, Tooltip, XAxis, YAxis } from "recharts";
 import { markLines } from "@/components/charts/MarkLines";
 import { placeMarks, type ChangeInput, type StepInput } from "@/components/charts/marks";
@@ -25,6 +25,29 @@ interface TrendChartProps {
   /** Accepted distribution changes, marked (dashed) where the baseline restarts. */
   changes?: readonly ChangeInput[];
   height?: number;
+  /** False on pages of many charts: the chart (and its brush) leave the Tab order to the card's title. */
+  tabbable?: boolean;
+}
+
+const TICK_FONT_PX = 11;
+
+/** A y tick on one line (Recharts wraps a label wider than the axis at its spaces: "14.4k / req/s"). */
+function YTick({
+  x,
+  y,
+  payload,
+  format,
+}: {
+  x?: number;
+  y?: number;
+  payload?: { value: number };
+  format: (v: number) => string;
+}) {
+  return (
+    <text x={x} y={y} dy={4} textAnchor="end" fontSize={TICK_FONT_PX} fill={color.muted}>
+      {payload ? format(payload.value) : ""}
+    </text>
+  );
 }
 
 /** A series over time: value line, min–max band, baseline, warn/fail zones, verdict markers, steps and changes. */
@@ -41,6 +64,7 @@ export function TrendChart(props: TrendChartProps) {
     steps,
     changes,
     height = 230,
+    tabbable = true,
   } = props;
   const { data, domain, ticks, xTicks } = useMemo(
     () => prepareTrend(points, { direction, warn: warnThreshold, fail: failThreshold }),
@@ -52,6 +76,13 @@ export function TrendChart(props: TrendChartProps) {
   const showOk = data.length <= 120;
 
   usePaintMark(ref, paintKey, ".recharts-line-curve");
+  useUntabbable(ref, !tabbable);
+  const formatTick = (v: number) => formatValue(v, unit, tickDigits);
+  // Wide enough for the longest label on one line (about 0.62 em per character).
+  const axisWidth = Math.max(
+    48,
+    Math.ceil(Math.max(...ticks.map((t) => formatTick(t).length)) * TICK_FONT_PX * 0.62) + 12,
+  );
   const renderDot = useMemo(() => trendDot({ unit, showOk, onPointClick }), [unit, showOk, onPointClick]);
 
   return (
@@ -60,6 +91,7 @@ export function TrendChart(props: TrendChartProps) {
         responsive
         style={{ width: "100%", height, cursor: "pointer" }}
         data={data}
+        accessibilityLayer={tabbable}
         margin={{ top: 8, right: 12, bottom: 0, left: 4 }}
         onClick={(state) => {
           const x = typeof state?.activeLabel === "number" ? state.activeLabel : Number(state?.activeLabel);
@@ -96,10 +128,9 @@ export function TrendChart(props: TrendChartProps) {
           ticks={ticks}
           interval={0}
           allowDataOverflow
-          tickFormatter={(v: number) => formatValue(v, unit, tickDigits)}
-          tick={{ fontSize: 11, fill: color.muted }}
+          tick={<YTick format={formatTick} />}
           stroke={color.border}
-          width={72}
+          width={axisWidth}
         />
         <Tooltip
           content={<TrendTooltip unit={unit} direction={direction} branch={branch} />}
@@ -155,4 +186,20 @@ export function TrendChart(props: TrendChartProps) {
       </ComposedChart>
     </div>
   );
+}
+
+/** Take every focusable element Recharts draws (the brush's handles) out of the Tab order. */
+function useUntabbable(ref: RefObject<HTMLElement | null>, on: boolean) {
+  useEffect(() => {
+    const el = ref.current;
+    if (!on || !el) return;
+    const strip = () => {
+      for (const node of el.querySelectorAll('[tabindex]:not([tabindex="-1"])'))
+        node.setAttribute("tabindex", "-1");
+    };
+    const observer = new MutationObserver(strip);
+    observer.observe(el, { childList: true, subtree: true, attributes: true, attributeFilter: ["tabindex"] });
+    strip();
+    return () => observer.disconnect();
+  }, [ref, on]);
 }
