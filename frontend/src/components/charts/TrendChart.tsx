@@ -44,7 +44,7 @@ function YTick({
   format: (v: number) => string;
 }) {
   return (
-    <text x={x} y={y} dy={4} textAnchor="end" fontSize={TICK_FONT_PX} fill={color.muted}>
+    <text data-testid="y-tick" x={x} y={y} dy={4} textAnchor="end" fontSize={TICK_FONT_PX} fill={color.muted}>
       {payload ? format(payload.value) : ""}
     </text>
   );
