@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useState } from "react";
+import { useMemo, useState } from "react";
 import type { Schemas } from "@/api/types";
 import { VerdictLegend } from "@/components/charts/VerdictLegend";
 import { Page } from "@/components/ui/Page";
@@ -14,10 +14,8 @@ import { SystemFilters } from "@/features/system/components/SystemFilters";
 import { SystemHeader } from "@/features/system/components/SystemHeader";
 import styles from "@/features/system/components/SystemPage.module.css";
 import { focusedBenchmark, sortBenchmarks } from "@/features/system/hooks/benchmarks";
+import { usePageReady } from "@/features/system/hooks/pageReady";
 import { timeWindow, type SystemSearch } from "@/features/system/hooks/useSystemSearch";
-
-/** The User Timing entry left when the page's series are in and laid out (the e2e perf spec reads it). */
-export const PAGE_READY = "benchdash:page-ready";
 
 interface SystemPageProps {
   slug: string;
@@ -86,18 +84,6 @@ function BatchCharts({
   if (batch.isPending) return <Loading label="Loading series…" />;
   if (batch.isError) return <ErrorState error={batch.error} onRetry={() => void batch.refetch()} />;
   return <SeriesBoard system={system} batch={batch.data} search={search} />;
-}
-
-/** Leave `benchdash:page-ready` (mark and measure from navigation start) when the series are in. */
-function usePageReady(ready: boolean) {
-  useEffect(() => {
-    if (!ready || performance.getEntriesByName(PAGE_READY, "measure").length) return;
-    const frame = requestAnimationFrame(() => {
-      const mark = performance.mark(PAGE_READY);
-      performance.measure(PAGE_READY, { start: 0, end: mark.startTime });
-    });
-    return () => cancelAnimationFrame(frame);
-  }, [ready]);
 }
 
 /** A system's trends: every benchmark × metric chart, filtered by branch, testbed, profile and time. */
