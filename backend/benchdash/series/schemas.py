@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from datetime import datetime
+from enum import StrEnum
 from typing import Any, Literal
 
 from pydantic import BaseModel, Field
@@ -75,3 +76,12 @@ class SeriesRead(BaseModel):
         description="Runs whose environment (compiler, kernel, CPU …) differs from the previous "
         "run's on this testbed and branch, oldest first: marks on the chart.",
     )
+
+
+class SeriesState(StrEnum):
+    """Where a series stands now, worst first: the page's order and its "only changed" toggle."""
+
+    REGRESSED = "regressed"  # an alert of the series is open or acknowledged
+    SUSPECTED = "suspected"  # its newest point crossed the floor, not yet confirmed
+    CHANGED = "changed"  # its newest point is warn, fail or improved (no open alert)
+    STEADY = "steady"

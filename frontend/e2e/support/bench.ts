@@ -81,17 +81,27 @@ export class Bench {
     return (await r.json()) as T;
   }
 
-  /** Upload one run per value index of `series` (all series share the runs), an hour apart, ending now. */
-  async seedRuns(system: string, series: SeriesSpec[], branch = "main"): Promise<Ingest[]> {
+  /**
+   * Upload one run per value index of `series` (all series share the runs), an hour apart, ending
+   * now (or `on.hoursAgo` hours ago), on the e2e testbed and quick profile unless `on` names others.
+   */
+  async seedRuns(
+    system: string,
+    series: SeriesSpec[],
+    branch = "main",
+    on: { testbed?: string; profile?: string; hoursAgo?: number } = {},
+  ): Promise<Ingest[]> {
     const runs = Math.max(...series.map((s) => s.values.length));
-    const start = Date.now() - runs * HOUR;
+    const start = Date.now() - (runs + (on.hoursAgo ?? 0)) * HOUR;
     const out: Ingest[] = [];
     for (let i = 0; i < runs; i++) {
       const at = new Date(start + i * HOUR).toISOString();
       const run = {
-        external_id: `${system}-${branch}-${i}`,
+        external_id: `${system}-${branch}-${on.testbed ?? ""}${on.profile ?? ""}${i}`,
         commit: randomBytes(5).toString("hex"),
         branch,
+        ...(on.testbed ? { testbed: on.testbed } : {}),
+        ...(on.profile ? { profile: on.profile } : {}),
         trigger: "ci" as const,
         started_at: at,
         finished_at: at,

@@ -2,6 +2,7 @@
  * Pure placement of a series' vertical marks: each confirmed step at its first bad run, each
  * accepted distribution change at the run where the baseline restarts.
  */
+import type { Level } from "@/api/types";
 import { formatChange } from "@/lib/format";
 import { confirmedByWords } from "@/lib/stage";
 import { color, type ColorToken } from "@/lib/tokens";
@@ -11,7 +12,7 @@ import { LEVELS, toLevel } from "@/lib/verdict";
 export interface StepInput {
   alert_id: number;
   run_id: number;
-  level: string;
+  level: Level;
   status: string;
   change_pct: number | null;
   confirmed_by: string | null;
@@ -47,7 +48,7 @@ export interface Mark {
   dashed: boolean;
   /** A resolved step is drawn muted. */
   muted: boolean;
-  level: string | null;
+  level: Level | null;
   status: string | null;
   /** Labels in the right half of the chart go to the left of their line. */
   anchor: "start" | "end";
