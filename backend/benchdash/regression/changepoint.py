@@ -57,6 +57,8 @@ class Step:
     change: float  # fraction, positive = worse
     p_value: float
     by: str  # "change-point" | "persistence"
+    before: tuple[float, ...] = ()  # the runs the old level was measured on
+    after: tuple[float, ...] = ()  # the runs since the step
 
 
 def _mwu(before: Sequence[float], after: Sequence[float], direction: str) -> float:
@@ -177,7 +179,9 @@ def _tested(values: Sequence[float], lo: int, c: int, direction: str, floor: flo
     if not change >= floor:
         return None
     p = _mwu(left, right, direction)
-    return Step(c, before, after, change, p, "change-point") if p < ALPHA else None
+    if p >= ALPHA:
+        return None
+    return Step(c, before, after, change, p, "change-point", tuple(left), tuple(right))
 
 
 def _persisted(values: Sequence[float], direction: str, floor: float) -> Step | None:
@@ -190,7 +194,8 @@ def _persisted(values: Sequence[float], direction: str, floor: float) -> Step | 
         if not all(change_worse(x, before, direction) >= floor for x in right):
             break
         after, p = median(right), _mwu(left, right, direction)
-        found = Step(c, before, after, change_worse(after, before, direction), p, "persistence")
+        change = change_worse(after, before, direction)
+        found = Step(c, before, after, change, p, "persistence", tuple(left), tuple(right))
     return found if found is not None and n - found.index <= MAX_AGE else None
 
 

@@ -55,6 +55,7 @@ from benchdash.regression.engine import (
     welch_p,
 )
 from benchdash.regression.floors import MIN_HISTORY, floors
+from benchdash.regression.grade import grade, step_size
 from benchdash.regression.model import (
     Action,
     AlertDecision,
@@ -184,10 +185,11 @@ def _decide(
         step = changepoint.newest_step(values, direction=direction, floor=fl.warn / 100)
         if step is not None:
             i = start + step.index
+            size = step_size(step.before, step.after, direction=direction)
             bad, good = window[i], window[i - 1]
             return AlertDecision(
                 action=Action.OPEN,
-                level=Level.FAIL if step.change * 100 > fl.fail else Level.WARN,
+                level=grade(size, fl.configured),
                 first_bad_index=i,
                 first_bad_run_id=bad.run_id,
                 first_bad_commit=bad.commit,
@@ -195,6 +197,8 @@ def _decide(
                 last_good_commit=good.commit,
                 baseline_value=step.level_before,
                 change_pct=step.change * 100,
+                change_low=size.low,
+                change_high=size.high,
                 p_value=step.p_value,
                 warn_floor=fl.warn,
                 confirmed_by=step.by,

@@ -7,6 +7,7 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 
 from benchdash.regression.engine import UNSTABLE_CV, Level
@@ -98,6 +99,9 @@ def explain_alert(decision: AlertDecision, *, unit: str, direction: str) -> str:
     worse, _ = _words(unit, direction)
     pct = decision.change_pct
     size = f"{abs(pct):.1f} % {worse}" if pct is not None else worse
+    lo, hi = decision.change_low, decision.change_high
+    if pct is not None and lo is not None and hi is not None and math.isfinite(lo + hi):
+        size += f" (95 % CI {lo:.1f}–{hi:.1f} %, graded {decision.level})"
     first = f"run #{decision.first_bad_run_id}"
     if decision.first_bad_commit:
         first += f" ({decision.first_bad_commit[:12]})"

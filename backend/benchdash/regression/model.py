@@ -97,6 +97,8 @@ class AlertDecision:
     last_good_commit: str | None = None
     baseline_value: float | None = None  # the level before the step
     change_pct: float | None = None  # step size, positive = worse
+    change_low: float | None = None  # its confidence interval (grade.py), %
+    change_high: float | None = None
     p_value: float | None = None
     warn_floor: float | None = None  # the effective warn floor (%) the step crossed
     confirmed_by: str | None = None  # "change-point" | "persistence" | "re-runs"
