@@ -42,17 +42,14 @@ from statistics import median
 
 from benchdash.regression import changepoint
 from benchdash.regression.engine import (
-    ALPHA,
     HIGHER,
     LOWER,
-    MIN_SAMPLES_FOR_TEST,
-    UNSTABLE_CV,
     Baseline,
     Level,
     Thresholds,
     change_worse,
+    classify,
     summarize,
-    welch_p,
 )
 from benchdash.regression.floors import MIN_HISTORY, floors
 from benchdash.regression.grade import grade, step_size
@@ -129,33 +126,13 @@ def _verdict(
 
 def _classify(new: Point, baseline: Baseline, direction: str, fl: Floors) -> UploadVerdict:
     current = summarize(new.samples, new.value)
-    change = change_worse(current.value, baseline.value, direction)
-    pct = change * 100 if math.isfinite(change) else None
-    z = pct / fl.variation if pct is not None and fl.variation else None
-    if change * 100 > fl.fail:
-        level = Level.FAIL
-    elif change * 100 >= fl.warn:
-        level = Level.WARN
-    elif -change * 100 >= fl.warn:
-        level = Level.IMPROVED
-    elif abs(change) * 100 >= fl.configured.warn:
-        level = Level.NOISY
-    else:
-        level = Level.OK
-    gate, p = "floor", None
-    if (
-        level in (Level.FAIL, Level.WARN, Level.IMPROVED)
-        and min(len(current.clean), len(baseline.samples)) >= MIN_SAMPLES_FOR_TEST
-    ):
-        gate = "floor+welch"
-        worse_is_larger = (direction == LOWER) == (level is not Level.IMPROVED)
-        p = welch_p(current.clean, baseline.samples, worse_is_larger=worse_is_larger)
-        if p >= ALPHA:
-            level = Level.NOISY
-    if level in (Level.OK, Level.NOISY) and current.cv > UNSTABLE_CV:
-        level = Level.UNSTABLE
-    suspected = level in (Level.WARN, Level.FAIL)
-    return UploadVerdict(level, suspected, baseline, pct, p, z, gate, fl)
+    c = classify(
+        current, baseline, direction, warn=fl.warn, fail=fl.fail, configured_warn=fl.configured.warn
+    )
+    z = c.change_pct / fl.variation if c.change_pct is not None and fl.variation else None
+    gate = "floor+welch" if c.welch else "floor"
+    suspected = c.level in (Level.WARN, Level.FAIL)
+    return UploadVerdict(c.level, suspected, baseline, c.change_pct, c.p_value, z, gate, fl)
 
 
 def _resolves(window: Sequence[Point], alert: OpenAlert, direction: str) -> bool:
