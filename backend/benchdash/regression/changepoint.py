@@ -61,7 +61,7 @@ class Step:
     after: tuple[float, ...] = ()  # the runs since the step
 
 
-def _mwu(before: Sequence[float], after: Sequence[float], direction: str) -> float:
+def mwu(before: Sequence[float], after: Sequence[float], direction: str) -> float:
     """One-sided Mann-Whitney U p-value for "`after` is worse than `before`".
 
     scipy uses the exact null distribution when the new segment is short and nothing ties
@@ -178,7 +178,7 @@ def _tested(values: Sequence[float], lo: int, c: int, direction: str, floor: flo
     change = change_worse(after, before, direction)
     if not change >= floor:
         return None
-    p = _mwu(left, right, direction)
+    p = mwu(left, right, direction)
     if p >= ALPHA:
         return None
     return Step(c, before, after, change, p, "change-point", tuple(left), tuple(right))
@@ -193,7 +193,7 @@ def _persisted(values: Sequence[float], direction: str, floor: float) -> Step | 
         before = median(left)
         if not all(change_worse(x, before, direction) >= floor for x in right):
             break
-        after, p = median(right), _mwu(left, right, direction)
+        after, p = median(right), mwu(left, right, direction)
         change = change_worse(after, before, direction)
         found = Step(c, before, after, change, p, "persistence", tuple(left), tuple(right))
     return found if found is not None and n - found.index <= MAX_AGE else None

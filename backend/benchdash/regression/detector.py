@@ -40,7 +40,8 @@ import math
 from collections.abc import Sequence
 from statistics import median
 
-from benchdash.regression import changepoint
+from benchdash.regression import alerting, changepoint
+from benchdash.regression import drift as drift_check
 from benchdash.regression.engine import (
     HIGHER,
     LOWER,
@@ -51,8 +52,7 @@ from benchdash.regression.engine import (
     classify,
     summarize,
 )
-from benchdash.regression.floors import MIN_HISTORY, floors
-from benchdash.regression.grade import grade, step_size
+from benchdash.regression.floors import MIN_HISTORY, VARIATION_RUNS, floors
 from benchdash.regression.model import (
     Action,
     AlertDecision,
@@ -65,13 +65,16 @@ from benchdash.regression.model import (
     UploadVerdict,
 )
 
-HISTORY_NEEDED = 59  # earlier points one decision reads
+# Earlier points one decision reads: the step search reads a change point up to MAX_AGE
+# (+ 1, to know it is old news) runs back with LEFT_RUNS before it; the floors read the
+# newest VARIATION_RUNS; the drift check its horizon (test_history_needed).
+STEP_HISTORY = changepoint.LEFT_RUNS + changepoint.MAX_AGE
+HISTORY_NEEDED = max(STEP_HISTORY, VARIATION_RUNS, drift_check.HISTORY)
 BASELINE_MIN = 3  # runs at the current level needed for a baseline
-RECOVERY_RUNS = 3
 
 
 def _breaks(pts: Sequence[Point], alert: OpenAlert | None) -> list[int]:
-    named = alert.first_bad_run_id if alert else None
+    named = alert.first_bad_run_id if alert and alert.kind == "step" else None
     return [
         i
         for i, p in enumerate(pts)
@@ -102,7 +105,7 @@ def _verdict(
         return _too_short(pts, new, direction, fl, reason)
     if new.restart:
         return _too_short(pts, new, direction, fl, "this run restarts the baseline")
-    regime = pts[start:]
+    regime = pts[max(start, len(pts) - STEP_HISTORY) :]
     cuts = changepoint.change_points([p.value for p in regime])
     level_start = max([0, *(c for c in cuts if len(regime) - c >= BASELINE_MIN)])
     base_pts = regime[level_start:][-changepoint.LEFT_RUNS :]
@@ -135,15 +138,6 @@ def _classify(new: Point, baseline: Baseline, direction: str, fl: Floors) -> Upl
     return UploadVerdict(c.level, suspected, baseline, c.change_pct, c.p_value, z, gate, fl)
 
 
-def _resolves(window: Sequence[Point], alert: OpenAlert, direction: str) -> bool:
-    ids = [p.run_id for p in window]
-    first = ids.index(alert.first_bad_run_id) if alert.first_bad_run_id in ids else 0
-    recent = [p.value for p in window[first:][-RECOVERY_RUNS:]]
-    if len(recent) < RECOVERY_RUNS:
-        return False
-    return change_worse(median(recent), alert.baseline_value, direction) * 100 < alert.warn_floor
-
-
 def _decide(
     window: Sequence[Point],
     start: int,
@@ -158,32 +152,18 @@ def _decide(
     # search (the detector's costly part) is skipped.
     recent = window[max(start, len(window) - 1 - changepoint.MAX_AGE) : -1]
     if mode is Mode.CI and (suspected or any(p.stage is Stage.SUSPECTED for p in recent)):
-        values = [p.value for p in window[start:]]
-        step = changepoint.newest_step(values, direction=direction, floor=fl.warn / 100)
-        if step is not None:
-            i = start + step.index
-            size = step_size(step.before, step.after, direction=direction)
-            bad, good = window[i], window[i - 1]
-            return AlertDecision(
-                action=Action.OPEN,
-                level=grade(size, fl.configured),
-                first_bad_index=i,
-                first_bad_run_id=bad.run_id,
-                first_bad_commit=bad.commit,
-                last_good_run_id=good.run_id,
-                last_good_commit=good.commit,
-                baseline_value=step.level_before,
-                change_pct=step.change * 100,
-                change_low=size.low,
-                change_high=size.high,
-                p_value=step.p_value,
-                warn_floor=fl.warn,
-                confirmed_by=step.by,
-                supersedes=alert is not None,
-            )
+        lo = max(start, len(window) - 1 - STEP_HISTORY)
+        found = alerting.step(window, lo, direction, fl, alert)
+        if found is not None:
+            return found
+    if alert is None or alert.kind != "drift":
+        found = alerting.drift(window, start, direction, fl.configured, alert)
+        if found is not None:
+            return found
     if alert is None:
         return AlertDecision(Action.NONE)
-    return AlertDecision(Action.RESOLVE if _resolves(window, alert, direction) else Action.KEEP)
+    back = alerting.resolves(window, alert, direction)
+    return AlertDecision(Action.RESOLVE if back else Action.KEEP)
 
 
 def assess(

@@ -53,8 +53,9 @@ class OpenAlert:
     """The series' alert that is not resolved (open or acknowledged)."""
 
     first_bad_run_id: int
-    baseline_value: float  # the level before the step
+    baseline_value: float  # the level before the step (a drift: the reference level)
     warn_floor: float  # the effective warn floor (%) when it opened
+    kind: str = "step"  # "step" | "drift"
 
 
 @dataclass(frozen=True)
@@ -85,6 +86,15 @@ class UploadVerdict:
 
 
 @dataclass(frozen=True)
+class Contributor:
+    """A run that contributed much to a drift: its local worsening in %."""
+
+    run_id: int
+    commit: str | None
+    change_pct: float
+
+
+@dataclass(frozen=True)
 class AlertDecision:
     """Stage two: what happens to the series' alert."""
 
@@ -103,6 +113,9 @@ class AlertDecision:
     warn_floor: float | None = None  # the effective warn floor (%) the step crossed
     confirmed_by: str | None = None  # "change-point" | "persistence" | "re-runs"
     supersedes: bool = False  # OPEN while another alert of the series is open
+    kind: str = "step"  # "step" | "drift" (first bad run: the window's first run)
+    window_runs: int | None = None  # drift: runs from the reference's last to the newest
+    contributors: tuple[Contributor, ...] = ()  # drift: the runs that worsened it most
 
 
 @dataclass(frozen=True)

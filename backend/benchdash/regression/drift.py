@@ -1,0 +1,84 @@
+"""Slow drifts: the current level of a series against its level DRIFT_RUNS runs ago.
+
+A series that gets 0.1 % slower on every run hides each step in its noise, and the
+baseline of the per-upload verdicts follows it. The drift check compares two levels far
+apart instead: the **reference**, the median of the LEVEL_RUNS runs that ended DRIFT_RUNS
+runs before the newest, and the **current** level, the median of the newest LEVEL_RUNS runs.
+A drift is found when the current level is worse than the reference by at least the
+configured warn threshold (a median of 10 runs is measured far more precisely than one run,
+so the single-run floors do not apply) and a one-sided Mann–Whitney U test of the current
+runs against the reference runs gives p < ALPHA (10 runs against 10, all worse: p = 5e-6).
+Graded fail when the change exceeds the configured fail threshold.
+
+The values never reach across a confirmed step or an accepted change (the detector cuts
+the window there), so a step is never counted again as drift. The runs that contributed
+most are the (at most CONTRIBUTORS, LOCAL_RUNS apart) runs of the window with the largest
+local worsening: the median of the LOCAL_RUNS runs from it on against the LOCAL_RUNS before.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from statistics import median
+
+from benchdash.regression.changepoint import ALPHA, mwu
+from benchdash.regression.engine import Level, Thresholds, change_worse
+
+DRIFT_RUNS = 60  # the reference level ended this many runs before the newest
+LEVEL_RUNS = 10  # each level is the median of this many runs
+HISTORY = DRIFT_RUNS + LEVEL_RUNS - 1  # earlier runs one drift check reads (the new one is +1)
+CONTRIBUTORS = 3
+LOCAL_RUNS = 5
+
+
+@dataclass(frozen=True)
+class Drift:
+    """A cumulative worsening over the window values[start:] (indices into the values)."""
+
+    reference_start: int  # first run of the reference level
+    start: int  # first run after the reference: the window that drifted
+    reference: float  # the reference level (median)
+    current: float  # the current level (median of the newest LEVEL_RUNS)
+    change: float  # fraction, positive = worse
+    p_value: float
+    level: Level  # warn | fail, by the configured thresholds
+    contributors: tuple[tuple[int, float], ...]  # (index, local worsening as a fraction)
+
+
+def contributors(
+    values: Sequence[float], start: int, direction: str, most: int = CONTRIBUTORS
+) -> list[tuple[int, float]]:
+    """The runs of values[start:] that worsened the level most (index, local change), each
+    at least LOCAL_RUNS from the others, largest first; only worsenings are named."""
+    local = []
+    for i in range(max(start, 1), len(values)):
+        before, after = values[max(0, i - LOCAL_RUNS) : i], values[i : i + LOCAL_RUNS]
+        local.append((change_worse(median(after), median(before), direction), i))
+    chosen: list[tuple[int, float]] = []
+    for change, i in sorted(local, key=lambda c: (-c[0], c[1])):
+        if change <= 0 or len(chosen) == most:
+            break
+        if all(abs(i - j) >= LOCAL_RUNS for j, _ in chosen):
+            chosen.append((i, change))
+    return chosen
+
+
+def drift(values: Sequence[float], *, direction: str, thresholds: Thresholds) -> Drift | None:
+    """The drift of the newest runs of `values` (oldest first, the newest last), or None."""
+    n = len(values)
+    if n < HISTORY + 1:
+        return None
+    ref_start = n - DRIFT_RUNS - LEVEL_RUNS
+    reference, current = values[ref_start : n - DRIFT_RUNS], values[n - LEVEL_RUNS :]
+    ref, cur = median(reference), median(current)
+    change = change_worse(cur, ref, direction)
+    if not change * 100 >= thresholds.warn:
+        return None
+    p = mwu(reference, current, direction)
+    if p >= ALPHA:
+        return None
+    level = Level.FAIL if change * 100 > thresholds.fail else Level.WARN
+    start = n - DRIFT_RUNS
+    named = tuple(contributors(values, start, direction))
+    return Drift(ref_start, start, ref, cur, change, p, level, named)
