@@ -34,12 +34,12 @@ from statistics import median
 import numpy as np
 
 from benchdash.regression.engine import change_worse
+from benchdash.regression.floors import MIN_HISTORY  # runs before a change point needed
 
 ALPHA = 0.001
 KERNEL = "linear"
 MAX_SPLITS = 6
 MIN_SEGMENT = 2  # runs; the splitter never proposes a shorter segment
-MIN_LEFT = 10  # runs before a change point needed to judge it
 BEFORE_RUNS = 20  # the old level: runs since the previous change point, at least 20 …
 LEFT_RUNS = 30  # … and at most 30
 MIN_RIGHT = 3  # runs at the new level before the test may confirm
@@ -172,7 +172,7 @@ def change_points(values: Sequence[float], min_change: float = 0.0) -> list[int]
 def _tested(values: Sequence[float], lo: int, c: int, direction: str, floor: float) -> Step | None:
     """The change point at `c` as a step confirmed by the rank test, or None."""
     left, right = values[max(0, min(lo, c - BEFORE_RUNS), c - LEFT_RUNS) : c], values[c:]
-    if len(left) < MIN_LEFT or len(right) < MIN_RIGHT:
+    if len(left) < MIN_HISTORY or len(right) < MIN_RIGHT:
         return None
     before, after = median(left), median(right)
     change = change_worse(after, before, direction)
@@ -188,7 +188,7 @@ def _persisted(values: Sequence[float], direction: str, floor: float) -> Step | 
     """The start of the newest values' run of ≥ PERSIST_RUNS values each worse than the
     median of the (up to 30) runs before it by `floor`, unless it began over MAX_AGE ago."""
     n, found = len(values), None
-    for c in range(n - PERSIST_RUNS, max(MIN_LEFT, n - MAX_AGE - 1) - 1, -1):
+    for c in range(n - PERSIST_RUNS, max(MIN_HISTORY, n - MAX_AGE - 1) - 1, -1):
         left, right = values[max(0, c - LEFT_RUNS) : c], values[c:]
         before = median(left)
         if not all(change_worse(x, before, direction) >= floor for x in right):

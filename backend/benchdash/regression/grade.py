@@ -45,7 +45,7 @@ def step_size(
     after: Sequence[float],
     *,
     direction: str,
-    confidence: float = CONFIDENCE,
+    confidence: float | None = None,
 ) -> Size:
     """The Hodges–Lehmann size of the change from `before` to `after` with its interval."""
     if direction not in (HIGHER, LOWER):
@@ -62,7 +62,7 @@ def step_size(
     if sign < 0:
         rel = rel[::-1]
     n, m = len(before), len(after)
-    z = NormalDist().inv_cdf(1 - (1 - confidence) / 2)
+    z = NormalDist().inv_cdf(1 - (1 - (confidence or CONFIDENCE)) / 2)
     k = math.floor(n * m / 2 - z * math.sqrt(n * m * (n + m + 1) / 12))
     low, high = (float(rel[k]), float(rel[-1 - k])) if k >= 0 else (-math.inf, math.inf)
     return Size(float(np.median(rel)), low, high)

@@ -17,8 +17,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import replace
 from typing import Any, TextIO
 
+from benchdash.regression import detector
 from benchdash.regression.confirm import confirm_reruns
-from benchdash.regression.detector import HISTORY_NEEDED, assess
 from benchdash.regression.engine import HIGHER, LOWER, Thresholds
 from benchdash.regression.model import Action, Mode, OpenAlert, Point, Stage
 
@@ -35,8 +35,8 @@ def replay(
     alert: OpenAlert | None = None
     opened: list[dict[str, Any]] = []
     for new in points:
-        history = stored[-HISTORY_NEEDED:]
-        a = assess(history, new, direction=direction, thresholds=thresholds, alert=alert)
+        history = stored[-detector.HISTORY_NEEDED :]
+        a = detector.assess(history, new, direction=direction, thresholds=thresholds, alert=alert)
         offset = len(stored) - len(history)
         stored.append(replace(new, stage=Stage.SUSPECTED if a.verdict.suspected else None))
         d = a.decision
@@ -68,8 +68,8 @@ def replay_runner(
     alert: OpenAlert | None = None
     opened: list[dict[str, Any]] = []
     for new in points:
-        history = stored[-HISTORY_NEEDED:]
-        a = assess(
+        history = stored[-detector.HISTORY_NEEDED :]
+        a = detector.assess(
             history, new, direction=direction, thresholds=thresholds, alert=alert, mode=Mode.RUNNER
         )
         stage, d = None, a.decision
