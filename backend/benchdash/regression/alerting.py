@@ -45,6 +45,11 @@ def step(
         return None
     if len(found.before) < changepoint.BEFORE_RUNS and found.change * 100 < WARMUP_K * fl.warn:
         return None  # warm-up: not strong enough yet
+    if drift_check.trend_like(values, found.index):  # a steady trend: a drift, reported once
+        if alert is not None and alert.kind == "drift":
+            return None
+        span = len(values) - drift_check.LEVEL_RUNS
+        return drift(window, lo, direction, fl.configured, alert, span=span)
     i = lo + found.index
     size = step_size(found.before, found.after, direction=direction)
     bad, good = window[i], window[i - 1]
@@ -73,11 +78,11 @@ def drift(
     direction: str,
     thresholds: Thresholds,
     alert: OpenAlert | None,
+    span: int | None = None,
 ) -> AlertDecision | None:
-    """OPEN a drift alert for window[start:], or None."""
-    found = drift_check.drift(
-        [p.value for p in window[start:]], direction=direction, thresholds=thresholds
-    )
+    """OPEN a drift alert for window[start:], or None (`span`: as `drift.drift`'s)."""
+    values = [p.value for p in window[start:]]
+    found = drift_check.drift(values, direction=direction, thresholds=thresholds, span=span)
     if found is None:
         return None
     i = start + found.start

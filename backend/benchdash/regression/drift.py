@@ -10,6 +10,12 @@ so the single-run floors do not apply) and a one-sided Mann–Whitney U test of 
 runs against the reference runs gives p < ALPHA (10 runs against 10, all worse: p = 5e-6).
 Graded fail when the change exceeds the configured fail threshold.
 
+A steady trend steep enough to look like a step to `changepoint.py` within its shorter
+window — a straight line fits the window at least as well as the step (`trend_like`) — is
+reported as a drift of that window instead (`span`: from the window's first LEVEL_RUNS
+runs to the newest LEVEL_RUNS), once: while a drift alert is open, neither check opens
+another, so a trend is not re-alerted every few runs as a new step.
+
 The values never reach across a confirmed step or an accepted change (the detector cuts
 the window there), so a step is never counted again as drift. The runs that contributed
 most are the (at most CONTRIBUTORS, LOCAL_RUNS apart) runs of the window with the largest
@@ -21,6 +27,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from statistics import median
+
+import numpy as np
 
 from benchdash.regression.changepoint import ALPHA, mwu
 from benchdash.regression.engine import Level, Thresholds, change_worse
@@ -64,13 +72,29 @@ def contributors(
     return chosen
 
 
-def drift(values: Sequence[float], *, direction: str, thresholds: Thresholds) -> Drift | None:
-    """The drift of the newest runs of `values` (oldest first, the newest last), or None."""
-    n = len(values)
-    if n < HISTORY + 1:
+def trend_like(values: Sequence[float], c: int) -> bool:
+    """Whether a straight line fits `values` at least as well (least squares) as a step at
+    `c` does (one level before, one after): a steady trend, not a step."""
+    x = np.arange(len(values), dtype=float)
+    y = np.asarray(values, dtype=float)
+    if len(y) < 4 or not 2 <= c <= len(y) - 2:
+        return False
+    slope, icept = np.polyfit(x, y, 1)
+    line = float(np.sum((y - (slope * x + icept)) ** 2))
+    step = float(np.sum((y[:c] - y[:c].mean()) ** 2) + np.sum((y[c:] - y[c:].mean()) ** 2))
+    return line <= step
+
+
+def drift(
+    values: Sequence[float], *, direction: str, thresholds: Thresholds, span: int | None = None
+) -> Drift | None:
+    """The drift of the newest runs of `values` (oldest first, the newest last), or None;
+    `span`: the reference ends that many runs before the newest (default DRIFT_RUNS)."""
+    n, span = len(values), span or DRIFT_RUNS
+    if n < span + LEVEL_RUNS or span < LEVEL_RUNS:
         return None
-    ref_start = n - DRIFT_RUNS - LEVEL_RUNS
-    reference, current = values[ref_start : n - DRIFT_RUNS], values[n - LEVEL_RUNS :]
+    ref_start = n - span - LEVEL_RUNS
+    reference, current = values[ref_start : n - span], values[n - LEVEL_RUNS :]
     ref, cur = median(reference), median(current)
     change = change_worse(cur, ref, direction)
     if not change * 100 >= thresholds.warn:
@@ -79,6 +103,6 @@ def drift(values: Sequence[float], *, direction: str, thresholds: Thresholds) ->
     if p >= ALPHA:
         return None
     level = Level.FAIL if change * 100 > thresholds.fail else Level.WARN
-    start = n - DRIFT_RUNS
+    start = n - span
     named = tuple(contributors(values, start, direction))
     return Drift(ref_start, start, ref, cur, change, p, level, named)
