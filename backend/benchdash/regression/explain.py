@@ -97,6 +97,8 @@ def explain_alert(decision: AlertDecision, *, unit: str, direction: str) -> str:
     if decision.action is not Action.OPEN:
         raise ValueError("only an OPEN decision has a step to explain")
     worse, _ = _words(unit, direction)
+    if decision.kind == "drift":
+        return _explain_drift(decision, worse)
     pct = decision.change_pct
     size = f"{abs(pct):.1f} % {worse}" if pct is not None else worse
     lo, hi = decision.change_low, decision.change_high
@@ -118,3 +120,23 @@ def explain_alert(decision: AlertDecision, *, unit: str, direction: str) -> str:
     }.get(decision.confirmed_by or "", "confirmation")
     floor = f"{decision.warn_floor:.3g} %" if decision.warn_floor is not None else "the floor"
     return f"{size} from {first} on{good}: confirmed by {how}; warn floor {floor}."
+
+
+def _explain_drift(decision: AlertDecision, worse: str) -> str:
+    """'Drift: 6.2 % slower over the last 61 runs, from run #40 (c40) on, …'."""
+    pct = decision.change_pct
+    size = f"{abs(pct):.1f} % {worse}" if pct is not None else worse
+    first = f"run #{decision.first_bad_run_id}"
+    if decision.first_bad_commit:
+        first += f" ({decision.first_bad_commit[:12]})"
+    span = f" over the last {decision.window_runs} runs" if decision.window_runs else ""
+    named = ", ".join(
+        f"#{c.run_id}" + (f" ({c.commit[:12]})" if c.commit else "") + f" {c.change_pct:+.1f} %"
+        for c in decision.contributors
+    )
+    most = f"; the runs that worsened it most: {named}" if named else ""
+    return (
+        f"Drift: {size}{span}, from {first} on, against the level of the runs before it"
+        f"{most}. No single step explains it; graded {decision.level} by the configured "
+        "thresholds."
+    )

@@ -46,7 +46,7 @@ class Judged:
     def stage(self) -> Stage | None:
         """Confirmed when this upload's own decision names it a step's first bad run."""
         d = self.assessment.decision
-        if d.action is Action.OPEN and d.first_bad_run_id == self.point.run_id:
+        if d.action is Action.OPEN and d.kind == "step" and d.first_bad_run_id == self.point.run_id:
             return Stage.CONFIRMED
         return store.stage_of(self.assessment.verdict)
 

@@ -598,9 +598,14 @@ export interface components {
             commit: string | null;
             /**
              * Confirmed By
-             * @description change-point, persistence or re-runs (null: opened before 0004).
+             * @description change-point, persistence, re-runs or drift (null: opened before 0004).
              */
             confirmed_by?: string | null;
+            /**
+             * Contributors
+             * @description A drift's runs that worsened it most.
+             */
+            contributors?: components["schemas"]["DriftContributor"][];
             /**
              * Direction
              * @description Which way the metric is better: changes are shown in its own direction.
@@ -611,6 +616,13 @@ export interface components {
             explanation: string;
             /** Id */
             id: number;
+            /**
+             * Kind
+             * @description step: run_id is the step's first bad run; drift: the level moved past the thresholds over a long window without a step, run_id is the window's first run.
+             * @default step
+             * @enum {string}
+             */
+            kind: "step" | "drift";
             /**
              * Last Good Commit
              * @description Its commit: the regression lies in last_good_commit..commit.
@@ -666,6 +678,11 @@ export interface components {
              * @description The effective warn floor it crossed (%).
              */
             warn_floor?: number | null;
+            /**
+             * Window Runs
+             * @description A drift's window, in runs.
+             */
+            window_runs?: number | null;
         };
         /**
          * AlertStatus
@@ -831,6 +848,18 @@ export interface components {
              * @description System slug.
              */
             system: string;
+        };
+        /**
+         * DriftContributor
+         * @description A run that worsened a drifting series most: its local change (%).
+         */
+        DriftContributor: {
+            /** Change Pct */
+            change_pct: number;
+            /** Commit */
+            commit: string | null;
+            /** Run Id */
+            run_id: number;
         };
         /**
          * EndEvent
@@ -4329,6 +4358,7 @@ type ReadonlyArray<T> = [
 ] ? Readonly<Exclude<T, undefined>> : Readonly<Exclude<T, undefined>[]>;
 export const pathsApiV1SeriesImageFmtGetParametersPathFmtValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/v1/series/image.{fmt}"]["get"]["parameters"]["path"]["fmt"]> = ["svg", "png"];
 export const alertReadDirectionValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["AlertRead"]["direction"]> = ["higher_is_better", "lower_is_better"];
+export const alertReadKindValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["AlertRead"]["kind"]> = ["step", "drift"];
 export const alertReadLevelValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["AlertRead"]["level"]> = ["warn", "fail"];
 export const alertStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["AlertStatus"]> = ["open", "acknowledged", "resolved"];
 export const compareRowDirectionValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["CompareRow"]["direction"]> = ["higher_is_better", "lower_is_better"];
