@@ -23,6 +23,7 @@ CONSTANTS: dict[str, tuple[str, ...]] = {
     "MIN_RIGHT": ("changepoint",),
     "PERSIST_RUNS": ("changepoint",),
     "MAX_AGE": ("changepoint",),
+    "HELD": ("changepoint",),
     "CONFIDENCE": ("grade",),
     "WARMUP_K": ("alerting",),
     "DRIFT_RUNS": ("drift",),

@@ -22,6 +22,9 @@ from dataclasses import dataclass, field
 import numpy as np
 
 ENTROPY = 0x5EED_2611_0DD5
+# A second draw, made after the last change to the detector (the first draw had been looked
+# at while developing: see detection.py's docstring); its figures are the clean ones.
+FRESH = 0x2026_1126_F2E5
 SERIES = 40
 FAMILIES = ("drift", "step12", "flat", "heavy", "bimodal", "spiky")
 DRIFT_PER_RUN = 0.001
@@ -65,10 +68,10 @@ def _series(family: str, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarr
     return level, noise, None
 
 
-def dataset(per_family: int = SERIES) -> list[Family]:
+def dataset(per_family: int = SERIES, entropy: int = ENTROPY) -> list[Family]:
     """Every family's series, reproducibly (the same list on every call)."""
     out = []
-    seeds = np.random.SeedSequence(ENTROPY).spawn(len(FAMILIES))
+    seeds = np.random.SeedSequence(entropy).spawn(len(FAMILIES))
     for family, seed in zip(FAMILIES, seeds, strict=True):
         rng = np.random.default_rng(seed)
         for k in range(per_family):

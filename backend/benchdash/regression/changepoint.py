@@ -11,12 +11,14 @@ minimum magnitude) — that proposal is dropped. Each survivor is then placed ag
 best single split between its two neighbours.
 
 A **step** is a worsening of at least the effective warn floor that started at most MAX_AGE
-runs ago, with at least 10 runs before it, confirmed in one of two ways:
+runs ago, with at least MIN_HISTORY (10) runs before it, confirmed in one of two ways:
 
 - change point: the new level (median of the runs from the change point to the newest) is
   worse than the old (median of the runs since the previous change point, at least the 20
-  and at most the 30 before it) by the floor, and a one-sided Mann-Whitney U test of the new
-  runs against the old gives p < ALPHA (with 20 old runs, 3 new runs all worse suffice);
+  and at most the 30 before it) by the floor, at least HELD = 80 % of the new runs are each
+  worse than the old level by half the floor (a burst of spikes is not a new level), and a
+  one-sided Mann-Whitney U test of the new runs against the old gives p < ALPHA (with 20 old
+  runs, 3 new runs all worse suffice);
 - persistence: the first bad run and the next 3 (PERSIST_RUNS) are each worse than the
   median of the (up to 30) runs before the first by the floor.
 
@@ -45,6 +47,7 @@ LEFT_RUNS = 30  # … and at most 30
 MIN_RIGHT = 3  # runs at the new level before the test may confirm
 PERSIST_RUNS = 4  # the first bad run and the next 3, each worse by the floor
 MAX_AGE = 20  # a change point older than this many runs is no longer news
+HELD = 0.8  # share of the runs since a change point worse by at least half the floor
 
 
 @dataclass(frozen=True)
@@ -177,6 +180,9 @@ def _tested(values: Sequence[float], lo: int, c: int, direction: str, floor: flo
     before, after = median(left), median(right)
     change = change_worse(after, before, direction)
     if not change >= floor:
+        return None
+    held = sum(change_worse(x, before, direction) >= floor / 2 for x in right)
+    if held < HELD * len(right):  # a burst of spikes, not a new level
         return None
     p = mwu(left, right, direction)
     if p >= ALPHA:

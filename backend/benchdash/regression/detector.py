@@ -16,13 +16,20 @@ at least the effective floors of `floors.py`, then **suspected**. Fewer than 10 
 (or fewer than 3 since a restart): nothing is judged, `gate="history-too-short"` and `reason`
 says why.
 
-**Stage two**, `decision`: CI-fed series (`Mode.CI`) open an alert when `changepoint.py`
-finds a step of at least the effective warn floor that has held — by a significant change
-point or by the first bad run and the next 3 all staying worse — naming the step's first bad
-run and the last good one. Runner-executed series (`Mode.RUNNER`) never open here: the
-caller queues re-runs of a suspected point and calls `confirm.confirm_reruns`. In both modes an
-open alert resolves once the median of the last 3 runs is back within its warn floor of the
-level before the step. One alert per step: store `Stage.CONFIRMED` on the first bad run;
+**Stage two**, `decision` (`alerting.py`): CI-fed series (`Mode.CI`) open an alert when
+`changepoint.py` finds a step of at least the effective warn floor that has held — by a
+significant change point or by the first bad run and the next 3 all staying worse — naming
+the step's first bad run and the last good one, graded warn/fail by its estimated size with
+a confidence interval against the configured thresholds (`grade.py`). In warm-up (fewer than
+20 runs before the step) only a step of 2 warn floors opens. A "step" a straight line fits as
+well is a steady trend: a drift. In both modes `drift.py` compares the current level with
+the level 60 runs back and opens a **drift** alert (kind "drift", naming its window and the
+runs that worsened it most) past the configured thresholds; while one is open no other drift
+opens. Runner-executed series (`Mode.RUNNER`) never open a step here: the caller queues
+re-runs of a suspected point and calls `confirm.confirm_reruns`. An open step alert resolves
+once the median of the last 3 runs is back within its warn floor of the level before the
+step, a drift alert once its newest 10 runs are back within half its warn threshold.
+One alert per step: store `Stage.CONFIRMED` on a step's first bad run (never for a drift);
 the baseline then restarts there. Example::
 
     from benchdash.regression import detector
