@@ -1,8 +1,10 @@
 """Each detector constant moved by ±50 %, one at a time: how the figures respond.
 
 `patched(name, factor)` sets the constant on every module that reads it (integers are
-rounded, never below 1) and derives the windows that follow from them again, as
-`detector.py` does at import; it runs in a worker process, so nothing leaks back.
+rounded, never below 1; for a share near 1 — CONFIDENCE, HELD — it is the complement that
+is scaled, e.g. CONFIDENCE 95 % ×1.5 means a 7.5 % miss rate: 92.5 %) and derives the
+windows that follow from them again, as `detector.py` does at import; it runs in a worker
+process, so nothing leaks back.
 """
 
 from __future__ import annotations
@@ -32,6 +34,9 @@ CONSTANTS: dict[str, tuple[str, ...]] = {
 }
 
 
+COMPLEMENT = {"CONFIDENCE", "HELD"}
+
+
 def _mod(name: str):  # type: ignore[no-untyped-def]
     return importlib.import_module(f"benchdash.regression.{name}")
 
@@ -54,7 +59,10 @@ def patched(name: str, factor: float) -> Iterator[float]:
     """The constant times `factor` while inside; yields the value used."""
     mods = [_mod(m) for m in CONSTANTS[name]]
     old = getattr(mods[0], name)
-    new = max(1, round(old * factor)) if isinstance(old, int) else old * factor
+    if name in COMPLEMENT:
+        new = 1 - (1 - old) * factor
+    else:
+        new = max(1, round(old * factor)) if isinstance(old, int) else old * factor
     for m in mods:
         setattr(m, name, new)
     derive()
