@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 from datetime import datetime
+from typing import Any
 
 from sqlalchemy import CheckConstraint, DateTime, Float, ForeignKey, Index, Integer, String, text
+from sqlalchemy.dialects.postgresql import JSONB
 from sqlalchemy.orm import Mapped, mapped_column
 
 from benchdash.alerts.states import ALERT_LEVELS, AlertStatus
 from benchdash.db import Base, utcnow
 from benchdash.kit.sql import sql_in
+from benchdash.regression.model import AlertKind
 
 
 class Alert(Base):
@@ -19,6 +22,7 @@ class Alert(Base):
     __table_args__ = (
         CheckConstraint(f"status IN ({sql_in(AlertStatus)})", name="status_known"),
         CheckConstraint(f"level IN ({sql_in(ALERT_LEVELS)})", name="level_known"),
+        CheckConstraint(f"kind IN ({sql_in(AlertKind)})", name="kind_known"),
         Index(
             "uq_alert_active_series",
             "benchmark_id",
@@ -46,6 +50,11 @@ class Alert(Base):
     change_pct: Mapped[float | None] = mapped_column(Float)  # the step, positive = worse
     p_value: Mapped[float | None] = mapped_column(Float)
     confirmed_by: Mapped[str | None] = mapped_column(String(20))
+    # "step": run_id is the step's first bad run; "drift": the first run after the reference
+    # level, and `drift` holds {"window_runs", "contributors": [{"run_id", "commit",
+    # "change_pct"}]}.
+    kind: Mapped[str] = mapped_column(String(10), default="step", server_default="step")
+    drift: Mapped[dict[str, Any] | None] = mapped_column(JSONB)
     status: Mapped[str] = mapped_column(String(20), default="open")
     opened_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     acknowledged_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))

@@ -18,7 +18,7 @@ from benchdash.kit.badge import BadgeColor, badge_svg
 from benchdash.kit.errors import NotFound
 from benchdash.regression.engine import Level
 from benchdash.regression.explain import explain_alert
-from benchdash.regression.model import Action, AlertDecision, Stage
+from benchdash.regression.model import Action, AlertDecision, AlertKind, Contributor, Stage
 from benchdash.results import read as result_read
 from benchdash.results.models import Verdict
 from benchdash.results.read import series_url
@@ -46,6 +46,9 @@ def _explain(
         p_value=alert.p_value,
         warn_floor=alert.warn_floor,
         confirmed_by=alert.confirmed_by,
+        kind=AlertKind(alert.kind),
+        window_runs=(alert.drift or {}).get("window_runs"),
+        contributors=tuple(Contributor(**c) for c in (alert.drift or {}).get("contributors", [])),
     )
     return explain_alert(decision, unit=metric.unit, direction=metric.direction)
 
@@ -112,6 +115,9 @@ def list_alerts(
             last_good_commit=good_commit,
             level=a.level,
             confirmed_by=a.confirmed_by,
+            kind=a.kind,
+            window_runs=(a.drift or {}).get("window_runs"),
+            contributors=(a.drift or {}).get("contributors", []),
             change_pct=a.change_pct if a.change_pct is not None else v.change_pct,
             p_value=a.p_value if a.confirmed_by else v.p_value,
             baseline=a.baseline_value if a.baseline_value is not None else v.baseline_value,

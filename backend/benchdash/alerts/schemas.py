@@ -9,6 +9,15 @@ from pydantic import BaseModel, Field
 
 from benchdash.alerts.states import AlertStatus
 from benchdash.kit.validation import SafeStr
+from benchdash.regression.model import AlertKind
+
+
+class DriftContributor(BaseModel):
+    """A run that worsened a drifting series most: its local change (%)."""
+
+    run_id: int
+    commit: str | None
+    change_pct: float
 
 
 class AlertRead(BaseModel):
@@ -34,8 +43,18 @@ class AlertRead(BaseModel):
         None, description="Its commit: the regression lies in last_good_commit..commit."
     )
     level: Literal["warn", "fail"] = "fail"
+    kind: AlertKind = Field(
+        AlertKind.STEP,
+        description="step: run_id is the step's first bad run; drift: the level moved past the "
+        "thresholds over a long window without a step, run_id is the window's first run.",
+    )
+    window_runs: int | None = Field(None, description="A drift's window, in runs.")
+    contributors: list[DriftContributor] = Field(
+        default_factory=list, description="A drift's runs that worsened it most."
+    )
     confirmed_by: str | None = Field(
-        None, description="change-point, persistence or re-runs (null: opened before 0004)."
+        None,
+        description="change-point, persistence, re-runs or drift (null: opened before 0004).",
     )
     change_pct: float | None = Field(description="The step's size, positive = worse (%).")
     p_value: float | None

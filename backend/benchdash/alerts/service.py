@@ -20,7 +20,7 @@ from benchdash.kit.arrays import typed_text
 from benchdash.kit.errors import Conflict, NotFound
 from benchdash.notify import outbox
 from benchdash.notify.states import Event
-from benchdash.regression.model import Action, AlertDecision, OpenAlert, Stage
+from benchdash.regression.model import Action, AlertDecision, AlertKind, OpenAlert, Stage
 from benchdash.results import store
 from benchdash.results.judge import Judged
 from benchdash.results.models import Series
@@ -30,7 +30,7 @@ from benchdash.systems.models import System
 _OPEN_ALERTS = typed_text(
     f"""
     SELECT s.id, a.run_id, coalesce(a.baseline_value, v.baseline_value),
-           coalesce(a.warn_floor, v.floor_warn, v.warn_threshold)
+           coalesce(a.warn_floor, v.floor_warn, v.warn_threshold), a.kind
     FROM alert a
     JOIN series s ON s.benchmark_id = a.benchmark_id AND s.metric_id = a.metric_id
                  AND s.branch_id = a.branch_id AND s.testbed_id = a.testbed_id
@@ -48,8 +48,8 @@ def open_alerts(*, session: Session, series_ids: Sequence[int]) -> Mapping[int, 
     """The alert that is not resolved of each series that has one, as the detector reads it."""
     rows = session.execute(_OPEN_ALERTS, {"ids": list(series_ids)}).all()
     return {
-        sid: OpenAlert(run_id, base, floor)
-        for sid, run_id, base, floor in rows
+        sid: OpenAlert(run_id, base, floor, AlertKind(kind))
+        for sid, run_id, base, floor, kind in rows
         if base is not None and floor is not None
     }
 
@@ -95,7 +95,8 @@ def open_step(
     by_run_id: int,
     verdict_id: int | None = None,
 ) -> None:
-    """Open the alert of a confirmed step; its first bad run's verdict becomes confirmed."""
+    """Open the alert of a confirmed step (its first bad run's verdict becomes confirmed) or of
+    a drift (naming its window's first run; no verdict changes stage)."""
     assert decision.first_bad_run_id is not None and decision.level is not None
     if decision.supersedes:
         resolve(session=session, series_id=series_id, by_run_id=by_run_id)
@@ -105,17 +106,27 @@ def open_step(
         )
     if verdict_id is None:
         return  # the first bad run's point is gone (deleted run): nothing to name
-    how = {
-        "change-point": "a change point",
-        "persistence": "the next runs staying worse",
-        "re-runs": "its re-runs",
-    }.get(decision.confirmed_by or "", "confirmation")
-    store.set_stage(
-        session=session,
-        verdict_id=verdict_id,
-        stage=Stage.CONFIRMED,
-        note=f" Confirmed by {how}: an alert names this run.",
-    )
+    if decision.kind == AlertKind.STEP:  # a drift names a window: no run of it becomes a step
+        how = {
+            "change-point": "a change point",
+            "persistence": "the next runs staying worse",
+            "re-runs": "its re-runs",
+        }.get(decision.confirmed_by or "", "confirmation")
+        store.set_stage(
+            session=session,
+            verdict_id=verdict_id,
+            stage=Stage.CONFIRMED,
+            note=f" Confirmed by {how}: an alert names this run.",
+        )
+    drift = None
+    if decision.kind == AlertKind.DRIFT:
+        drift = {
+            "window_runs": decision.window_runs,
+            "contributors": [
+                {"run_id": c.run_id, "commit": c.commit, "change_pct": c.change_pct}
+                for c in decision.contributors
+            ],
+        }
     series = session.get_one(Series, series_id)
     opened = session.execute(
         insert(Alert)
@@ -134,6 +145,8 @@ def open_step(
             change_pct=decision.change_pct,
             p_value=decision.p_value,
             confirmed_by=decision.confirmed_by,
+            kind=decision.kind,
+            drift=drift,
             status=AlertStatus.OPEN,
             opened_at=utcnow(),
         )

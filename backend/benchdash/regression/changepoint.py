@@ -11,12 +11,14 @@ minimum magnitude) — that proposal is dropped. Each survivor is then placed ag
 best single split between its two neighbours.
 
 A **step** is a worsening of at least the effective warn floor that started at most MAX_AGE
-runs ago, with at least 10 runs before it, confirmed in one of two ways:
+runs ago, with at least MIN_HISTORY (10) runs before it, confirmed in one of two ways:
 
 - change point: the new level (median of the runs from the change point to the newest) is
   worse than the old (median of the runs since the previous change point, at least the 20
-  and at most the 30 before it) by the floor, and a one-sided Mann-Whitney U test of the new
-  runs against the old gives p < ALPHA (with 20 old runs, 3 new runs all worse suffice);
+  and at most the 30 before it) by the floor, at least HELD = 80 % of the new runs are each
+  worse than the old level by half the floor (a burst of spikes is not a new level), and a
+  one-sided Mann-Whitney U test of the new runs against the old gives p < ALPHA (with 20 old
+  runs, 3 new runs all worse suffice);
 - persistence: the first bad run and the next 3 (PERSIST_RUNS) are each worse than the
   median of the (up to 30) runs before the first by the floor.
 
@@ -34,17 +36,18 @@ from statistics import median
 import numpy as np
 
 from benchdash.regression.engine import change_worse
+from benchdash.regression.floors import MIN_HISTORY  # runs before a change point needed
 
 ALPHA = 0.001
 KERNEL = "linear"
 MAX_SPLITS = 6
 MIN_SEGMENT = 2  # runs; the splitter never proposes a shorter segment
-MIN_LEFT = 10  # runs before a change point needed to judge it
 BEFORE_RUNS = 20  # the old level: runs since the previous change point, at least 20 …
 LEFT_RUNS = 30  # … and at most 30
 MIN_RIGHT = 3  # runs at the new level before the test may confirm
 PERSIST_RUNS = 4  # the first bad run and the next 3, each worse by the floor
 MAX_AGE = 20  # a change point older than this many runs is no longer news
+HELD = 0.8  # share of the runs since a change point worse by at least half the floor
 
 
 @dataclass(frozen=True)
@@ -57,9 +60,11 @@ class Step:
     change: float  # fraction, positive = worse
     p_value: float
     by: str  # "change-point" | "persistence"
+    before: tuple[float, ...] = ()  # the runs the old level was measured on
+    after: tuple[float, ...] = ()  # the runs since the step
 
 
-def _mwu(before: Sequence[float], after: Sequence[float], direction: str) -> float:
+def mwu(before: Sequence[float], after: Sequence[float], direction: str) -> float:
     """One-sided Mann-Whitney U p-value for "`after` is worse than `before`".
 
     scipy uses the exact null distribution when the new segment is short and nothing ties
@@ -170,27 +175,33 @@ def change_points(values: Sequence[float], min_change: float = 0.0) -> list[int]
 def _tested(values: Sequence[float], lo: int, c: int, direction: str, floor: float) -> Step | None:
     """The change point at `c` as a step confirmed by the rank test, or None."""
     left, right = values[max(0, min(lo, c - BEFORE_RUNS), c - LEFT_RUNS) : c], values[c:]
-    if len(left) < MIN_LEFT or len(right) < MIN_RIGHT:
+    if len(left) < MIN_HISTORY or len(right) < MIN_RIGHT:
         return None
     before, after = median(left), median(right)
     change = change_worse(after, before, direction)
     if not change >= floor:
         return None
-    p = _mwu(left, right, direction)
-    return Step(c, before, after, change, p, "change-point") if p < ALPHA else None
+    held = sum(change_worse(x, before, direction) >= floor / 2 for x in right)
+    if held < HELD * len(right):  # a burst of spikes, not a new level
+        return None
+    p = mwu(left, right, direction)
+    if p >= ALPHA:
+        return None
+    return Step(c, before, after, change, p, "change-point", tuple(left), tuple(right))
 
 
 def _persisted(values: Sequence[float], direction: str, floor: float) -> Step | None:
     """The start of the newest values' run of ≥ PERSIST_RUNS values each worse than the
     median of the (up to 30) runs before it by `floor`, unless it began over MAX_AGE ago."""
     n, found = len(values), None
-    for c in range(n - PERSIST_RUNS, max(MIN_LEFT, n - MAX_AGE - 1) - 1, -1):
+    for c in range(n - PERSIST_RUNS, max(MIN_HISTORY, n - MAX_AGE - 1) - 1, -1):
         left, right = values[max(0, c - LEFT_RUNS) : c], values[c:]
         before = median(left)
         if not all(change_worse(x, before, direction) >= floor for x in right):
             break
-        after, p = median(right), _mwu(left, right, direction)
-        found = Step(c, before, after, change_worse(after, before, direction), p, "persistence")
+        after, p = median(right), mwu(left, right, direction)
+        change = change_worse(after, before, direction)
+        found = Step(c, before, after, change, p, "persistence", tuple(left), tuple(right))
     return found if found is not None and n - found.index <= MAX_AGE else None
 
 

@@ -33,7 +33,11 @@ def confirm_reruns(
     changes = [change_worse(r.value, base, direction) * 100 for r in reruns]
     if not all(c >= fl.warn for c in changes):
         return AlertDecision(Action.NONE if alert is None else Action.KEEP)
-    failing = verdict.level is Level.FAIL and all(c > fl.fail for c in changes)
+    # Graded by the step's size, as a CI-fed step (grade.py): the median of the suspect's and
+    # its re-runs' changes past the configured fail threshold, and none of them below warn.
+    size = median([c for c in [verdict.change_pct, *changes] if c is not None])
+    cfg = fl.configured
+    failing = size > cfg.fail and min(changes) > cfg.warn
     return AlertDecision(
         action=Action.OPEN,
         level=Level.FAIL if failing else Level.WARN,
@@ -42,7 +46,7 @@ def confirm_reruns(
         last_good_run_id=last_good.run_id if last_good else None,
         last_good_commit=last_good.commit if last_good else None,
         baseline_value=base,
-        change_pct=median([c for c in [verdict.change_pct, *changes] if c is not None]),
+        change_pct=size,
         warn_floor=fl.warn,
         confirmed_by="re-runs",
         supersedes=alert is not None,

@@ -2,7 +2,8 @@
 
 The ingest and `benchdash-server replay` both call this module (no database import).
 **Input** (per series): `history`, the series' accepted points before the new one, oldest
-first — at most HISTORY_NEEDED (59) are read, so query the newest 59 — each a `Point(run_id,
+first — at most HISTORY_NEEDED (69: the drift check's horizon) are read, so query the
+newest 69 — each a `Point(run_id,
 value, commit, samples, stage, restart)` where `stage` is what was stored for it earlier
 (SUSPECTED, CONFIRMED = an alert named it as a step's first bad run, DISMISSED) and
 `restart` marks an accepted distribution change; the `new` point; the series' `alert` that
@@ -15,13 +16,20 @@ at least the effective floors of `floors.py`, then **suspected**. Fewer than 10 
 (or fewer than 3 since a restart): nothing is judged, `gate="history-too-short"` and `reason`
 says why.
 
-**Stage two**, `decision`: CI-fed series (`Mode.CI`) open an alert when `changepoint.py`
-finds a step of at least the effective warn floor that has held — by a significant change
-point or by the first bad run and the next 3 all staying worse — naming the step's first bad
-run and the last good one. Runner-executed series (`Mode.RUNNER`) never open here: the
-caller queues re-runs of a suspected point and calls `confirm.confirm_reruns`. In both modes an
-open alert resolves once the median of the last 3 runs is back within its warn floor of the
-level before the step. One alert per step: store `Stage.CONFIRMED` on the first bad run;
+**Stage two**, `decision` (`alerting.py`): CI-fed series (`Mode.CI`) open an alert when
+`changepoint.py` finds a step of at least the effective warn floor that has held — by a
+significant change point or by the first bad run and the next 3 all staying worse — naming
+the step's first bad run and the last good one, graded warn/fail by its estimated size with
+a confidence interval against the configured thresholds (`grade.py`). In warm-up (fewer than
+20 runs before the step) only a step of 2 warn floors opens. A "step" a straight line fits as
+well is a steady trend: a drift. In both modes `drift.py` compares the current level with
+the level 60 runs back and opens a **drift** alert (kind "drift", naming its window and the
+runs that worsened it most) past the configured thresholds; while one is open no other drift
+opens. Runner-executed series (`Mode.RUNNER`) never open a step here: the caller queues
+re-runs of a suspected point and calls `confirm.confirm_reruns`. An open step alert resolves
+once the median of the last 3 runs is back within its warn floor of the level before the
+step, a drift alert once its newest 10 runs are back within half its warn threshold.
+One alert per step: store `Stage.CONFIRMED` on a step's first bad run (never for a drift);
 the baseline then restarts there. Example::
 
     from benchdash.regression import detector
@@ -40,24 +48,23 @@ import math
 from collections.abc import Sequence
 from statistics import median
 
-from benchdash.regression import changepoint
+from benchdash.regression import alerting, changepoint
+from benchdash.regression import drift as drift_check
 from benchdash.regression.engine import (
-    ALPHA,
     HIGHER,
     LOWER,
-    MIN_SAMPLES_FOR_TEST,
-    UNSTABLE_CV,
     Baseline,
     Level,
     Thresholds,
     change_worse,
+    classify,
     summarize,
-    welch_p,
 )
-from benchdash.regression.floors import MIN_HISTORY, floors
+from benchdash.regression.floors import MIN_HISTORY, VARIATION_RUNS, floors
 from benchdash.regression.model import (
     Action,
     AlertDecision,
+    AlertKind,
     Assessment,
     Floors,
     Mode,
@@ -67,13 +74,16 @@ from benchdash.regression.model import (
     UploadVerdict,
 )
 
-HISTORY_NEEDED = 59  # earlier points one decision reads
+# Earlier points one decision reads: the step search reads a change point up to MAX_AGE
+# (+ 1, to know it is old news) runs back with LEFT_RUNS before it; the floors read the
+# newest VARIATION_RUNS; the drift check its horizon (test_history_needed).
+STEP_HISTORY = changepoint.LEFT_RUNS + changepoint.MAX_AGE
+HISTORY_NEEDED = max(STEP_HISTORY, VARIATION_RUNS, drift_check.HISTORY)
 BASELINE_MIN = 3  # runs at the current level needed for a baseline
-RECOVERY_RUNS = 3
 
 
 def _breaks(pts: Sequence[Point], alert: OpenAlert | None) -> list[int]:
-    named = alert.first_bad_run_id if alert else None
+    named = alert.first_bad_run_id if alert and alert.kind == "step" else None
     return [
         i
         for i, p in enumerate(pts)
@@ -104,7 +114,7 @@ def _verdict(
         return _too_short(pts, new, direction, fl, reason)
     if new.restart:
         return _too_short(pts, new, direction, fl, "this run restarts the baseline")
-    regime = pts[start:]
+    regime = pts[max(start, len(pts) - STEP_HISTORY) :]
     cuts = changepoint.change_points([p.value for p in regime])
     level_start = max([0, *(c for c in cuts if len(regime) - c >= BASELINE_MIN)])
     base_pts = regime[level_start:][-changepoint.LEFT_RUNS :]
@@ -128,42 +138,13 @@ def _verdict(
 
 def _classify(new: Point, baseline: Baseline, direction: str, fl: Floors) -> UploadVerdict:
     current = summarize(new.samples, new.value)
-    change = change_worse(current.value, baseline.value, direction)
-    pct = change * 100 if math.isfinite(change) else None
-    z = pct / fl.variation if pct is not None and fl.variation else None
-    if change * 100 > fl.fail:
-        level = Level.FAIL
-    elif change * 100 >= fl.warn:
-        level = Level.WARN
-    elif -change * 100 >= fl.warn:
-        level = Level.IMPROVED
-    elif abs(change) * 100 >= fl.configured.warn:
-        level = Level.NOISY
-    else:
-        level = Level.OK
-    gate, p = "floor", None
-    if (
-        level in (Level.FAIL, Level.WARN, Level.IMPROVED)
-        and min(len(current.clean), len(baseline.samples)) >= MIN_SAMPLES_FOR_TEST
-    ):
-        gate = "floor+welch"
-        worse_is_larger = (direction == LOWER) == (level is not Level.IMPROVED)
-        p = welch_p(current.clean, baseline.samples, worse_is_larger=worse_is_larger)
-        if p >= ALPHA:
-            level = Level.NOISY
-    if level in (Level.OK, Level.NOISY) and current.cv > UNSTABLE_CV:
-        level = Level.UNSTABLE
-    suspected = level in (Level.WARN, Level.FAIL)
-    return UploadVerdict(level, suspected, baseline, pct, p, z, gate, fl)
-
-
-def _resolves(window: Sequence[Point], alert: OpenAlert, direction: str) -> bool:
-    ids = [p.run_id for p in window]
-    first = ids.index(alert.first_bad_run_id) if alert.first_bad_run_id in ids else 0
-    recent = [p.value for p in window[first:][-RECOVERY_RUNS:]]
-    if len(recent) < RECOVERY_RUNS:
-        return False
-    return change_worse(median(recent), alert.baseline_value, direction) * 100 < alert.warn_floor
+    c = classify(
+        current, baseline, direction, warn=fl.warn, fail=fl.fail, configured_warn=fl.configured.warn
+    )
+    z = c.change_pct / fl.variation if c.change_pct is not None and fl.variation else None
+    gate = "floor+welch" if c.welch else "floor"
+    suspected = c.level in (Level.WARN, Level.FAIL)
+    return UploadVerdict(c.level, suspected, baseline, c.change_pct, c.p_value, z, gate, fl)
 
 
 def _decide(
@@ -180,29 +161,18 @@ def _decide(
     # search (the detector's costly part) is skipped.
     recent = window[max(start, len(window) - 1 - changepoint.MAX_AGE) : -1]
     if mode is Mode.CI and (suspected or any(p.stage is Stage.SUSPECTED for p in recent)):
-        values = [p.value for p in window[start:]]
-        step = changepoint.newest_step(values, direction=direction, floor=fl.warn / 100)
-        if step is not None:
-            i = start + step.index
-            bad, good = window[i], window[i - 1]
-            return AlertDecision(
-                action=Action.OPEN,
-                level=Level.FAIL if step.change * 100 > fl.fail else Level.WARN,
-                first_bad_index=i,
-                first_bad_run_id=bad.run_id,
-                first_bad_commit=bad.commit,
-                last_good_run_id=good.run_id,
-                last_good_commit=good.commit,
-                baseline_value=step.level_before,
-                change_pct=step.change * 100,
-                p_value=step.p_value,
-                warn_floor=fl.warn,
-                confirmed_by=step.by,
-                supersedes=alert is not None,
-            )
+        lo = max(start, len(window) - 1 - STEP_HISTORY)
+        found = alerting.step(window, lo, direction, fl, alert)
+        if found is not None:
+            return found
+    if alert is None or alert.kind != AlertKind.DRIFT:
+        found = alerting.drift(window, start, direction, fl.configured, alert)
+        if found is not None:
+            return found
     if alert is None:
         return AlertDecision(Action.NONE)
-    return AlertDecision(Action.RESOLVE if _resolves(window, alert, direction) else Action.KEEP)
+    back = alerting.resolves(window, alert, direction)
+    return AlertDecision(Action.RESOLVE if back else Action.KEEP)
 
 
 def assess(

@@ -146,6 +146,59 @@ def welch_p(new: Sequence[float], base: Sequence[float], *, worse_is_larger: boo
     return 1.0 if math.isnan(p) else p
 
 
+@dataclass(frozen=True)
+class Classified:
+    """What `classify` says about one measurement against one baseline."""
+
+    level: Level
+    change_pct: float | None  # positive = worse; None when the baseline is 0
+    p_value: float | None  # the samples' Welch test, when it ran
+    welch: bool  # whether the samples decided (≥ 3 on both sides)
+
+
+def classify(
+    current: SampleStats,
+    baseline: Baseline,
+    direction: str,
+    *,
+    warn: float,
+    fail: float,
+    configured_warn: float | None = None,
+) -> Classified:
+    """The one classification of a measurement against a baseline, for verdicts (with the
+    series' effective floors `warn`/`fail`) and the compare view (the configured thresholds).
+
+    Worse by more than `fail`: fail; by at least `warn`: warn; better by at least `warn`:
+    improved. With ≥ 3 samples on both sides a one-sided Welch t-test must agree (p < 0.05),
+    else noisy. Below the floors but at least `configured_warn` away: noisy. A quiet level
+    (ok, noisy) with samples varying more than UNSTABLE_CV becomes unstable.
+    """
+    change = change_worse(current.value, baseline.value, direction)
+    pct = change * 100 if math.isfinite(change) else None
+    if change * 100 > fail:
+        level = Level.FAIL
+    elif change * 100 >= warn:
+        level = Level.WARN
+    elif -change * 100 >= warn:
+        level = Level.IMPROVED
+    elif abs(change) * 100 >= (warn if configured_warn is None else configured_warn):
+        level = Level.NOISY
+    else:
+        level = Level.OK
+    p: float | None = None
+    welch = level in (Level.FAIL, Level.WARN, Level.IMPROVED) and (
+        min(len(current.clean), len(baseline.samples)) >= MIN_SAMPLES_FOR_TEST
+    )
+    if welch:
+        worse_is_larger = (direction == LOWER) == (level is not Level.IMPROVED)
+        p = welch_p(current.clean, baseline.samples, worse_is_larger=worse_is_larger)
+        if p >= ALPHA:
+            level = Level.NOISY
+    if level in (Level.OK, Level.NOISY) and current.cv > UNSTABLE_CV:
+        level = Level.UNSTABLE
+    return Classified(level, pct, p, welch)
+
+
 def judge(
     *,
     current: SampleStats,
@@ -153,39 +206,12 @@ def judge(
     baseline: Baseline | None,
     thresholds: Thresholds,
 ) -> Verdict:
-    """Classify one measurement against one baseline (two runs compared side by side).
-
-    A threshold crossing becomes warn / fail / improved when, with ≥ 3 samples on both sides,
-    a one-sided Welch t-test agrees (p < 0.05), or outright without samples. A crossing the
-    test rejects is noisy; a sample set with cv > 10 % that earned nothing else is unstable.
-    """
+    """Classify one measurement against one baseline (two runs compared side by side): the
+    verdicts' `classify` with the configured thresholds as the floors."""
     if direction not in (HIGHER, LOWER):
         raise ValueError(f"unknown direction {direction!r}")
-    unstable = current.cv > UNSTABLE_CV
     if baseline is None:
         return Verdict(Level.NO_BASELINE, None, None, None, None, thresholds)
-    change = change_worse(current.value, baseline.value, direction)
-    change_pct = change * 100 if math.isfinite(change) else None
-    if change * 100 > thresholds.fail:
-        candidate = Level.FAIL
-    elif change * 100 >= thresholds.warn:
-        candidate = Level.WARN
-    elif -change * 100 >= thresholds.warn:
-        candidate = Level.IMPROVED
-    else:
-        level = Level.UNSTABLE if unstable else Level.OK
-        return Verdict(level, baseline, change_pct, None, None, thresholds)
-
-    p_value: float | None = None
-    worse_is_larger = direction == LOWER
-    if candidate is Level.IMPROVED:
-        worse_is_larger = not worse_is_larger
-    if len(current.clean) >= MIN_SAMPLES_FOR_TEST and len(baseline.samples) >= MIN_SAMPLES_FOR_TEST:
-        gate = "welch"
-        p_value = welch_p(current.clean, baseline.samples, worse_is_larger=worse_is_larger)
-        real = p_value < ALPHA
-    else:
-        gate, real = None, True
-    quiet = Level.UNSTABLE if unstable else Level.NOISY
-    level = candidate if real else quiet
-    return Verdict(level, baseline, change_pct, p_value, gate, thresholds)
+    c = classify(current, baseline, direction, warn=thresholds.warn, fail=thresholds.fail)
+    gate = "welch" if c.welch else None
+    return Verdict(c.level, baseline, c.change_pct, c.p_value, gate, thresholds)

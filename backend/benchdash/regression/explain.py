@@ -12,7 +12,7 @@ from collections.abc import Sequence
 
 from benchdash.regression.engine import UNSTABLE_CV, Level
 from benchdash.regression.floors import FLOOR_K, RESOLUTION_STEPS
-from benchdash.regression.model import Action, AlertDecision, Floors, UploadVerdict
+from benchdash.regression.model import Action, AlertDecision, AlertKind, Floors, UploadVerdict
 
 TIME_UNITS = {"ns", "us", "µs", "ms", "s", "ns/op", "ns/iter"}
 
@@ -111,8 +111,13 @@ def explain_alert(decision: AlertDecision, *, unit: str, direction: str) -> str:
     if decision.action is not Action.OPEN:
         raise ValueError("only an OPEN decision has a step to explain")
     worse, _ = _words(unit, direction)
+    if decision.kind == AlertKind.DRIFT:
+        return _explain_drift(decision, worse)
     pct = decision.change_pct
     size = f"{abs(pct):.1f} % {worse}" if pct is not None else worse
+    lo, hi = decision.change_low, decision.change_high
+    if pct is not None and lo is not None and hi is not None and math.isfinite(lo + hi):
+        size += f" (95 % CI {lo:.1f}–{hi:.1f} %, graded {decision.level})"
     first = f"run #{decision.first_bad_run_id}"
     if decision.first_bad_commit:
         first += f" ({decision.first_bad_commit[:12]})"
@@ -129,3 +134,23 @@ def explain_alert(decision: AlertDecision, *, unit: str, direction: str) -> str:
     }.get(decision.confirmed_by or "", "confirmation")
     floor = f"{decision.warn_floor:.3g} %" if decision.warn_floor is not None else "the floor"
     return f"{size} from {first} on{good}: confirmed by {how}; warn floor {floor}."
+
+
+def _explain_drift(decision: AlertDecision, worse: str) -> str:
+    """'Drift: 6.2 % slower over the last 61 runs, from run #40 (c40) on, …'."""
+    pct = decision.change_pct
+    size = f"{abs(pct):.1f} % {worse}" if pct is not None else worse
+    first = f"run #{decision.first_bad_run_id}"
+    if decision.first_bad_commit:
+        first += f" ({decision.first_bad_commit[:12]})"
+    span = f" over the last {decision.window_runs} runs" if decision.window_runs else ""
+    named = ", ".join(
+        f"#{c.run_id}" + (f" ({c.commit[:12]})" if c.commit else "") + f" {c.change_pct:+.1f} %"
+        for c in decision.contributors
+    )
+    most = f"; the runs that worsened it most: {named}" if named else ""
+    return (
+        f"Drift: {size}{span}, from {first} on, against the level of the runs before it"
+        f"{most}. No single step explains it; graded {decision.level} by the configured "
+        "thresholds."
+    )

@@ -16,6 +16,13 @@ class Stage(StrEnum):
     DISMISSED = "dismissed"  # suspected, but its re-runs did not confirm it
 
 
+class AlertKind(StrEnum):
+    """What an alert names: a step (a first bad run) or a drift (a window of slow change)."""
+
+    STEP = "step"
+    DRIFT = "drift"
+
+
 class Mode(StrEnum):
     """Who confirms a suspected point: the series' next runs, or re-runs of the same ref."""
 
@@ -53,8 +60,9 @@ class OpenAlert:
     """The series' alert that is not resolved (open or acknowledged)."""
 
     first_bad_run_id: int
-    baseline_value: float  # the level before the step
+    baseline_value: float  # the level before the step (a drift: the reference level)
     warn_floor: float  # the effective warn floor (%) when it opened
+    kind: AlertKind = AlertKind.STEP
 
 
 @dataclass(frozen=True)
@@ -85,6 +93,15 @@ class UploadVerdict:
 
 
 @dataclass(frozen=True)
+class Contributor:
+    """A run that contributed much to a drift: its local worsening in %."""
+
+    run_id: int
+    commit: str | None
+    change_pct: float
+
+
+@dataclass(frozen=True)
 class AlertDecision:
     """Stage two: what happens to the series' alert."""
 
@@ -97,10 +114,15 @@ class AlertDecision:
     last_good_commit: str | None = None
     baseline_value: float | None = None  # the level before the step
     change_pct: float | None = None  # step size, positive = worse
+    change_low: float | None = None  # its confidence interval (grade.py), %
+    change_high: float | None = None
     p_value: float | None = None
     warn_floor: float | None = None  # the effective warn floor (%) the step crossed
     confirmed_by: str | None = None  # "change-point" | "persistence" | "re-runs"
     supersedes: bool = False  # OPEN while another alert of the series is open
+    kind: AlertKind = AlertKind.STEP  # a drift's first bad run is its window's first run
+    window_runs: int | None = None  # drift: runs from the reference's last to the newest
+    contributors: tuple[Contributor, ...] = ()  # drift: the runs that worsened it most
 
 
 @dataclass(frozen=True)

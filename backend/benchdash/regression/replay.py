@@ -4,8 +4,9 @@
 sends: ``{"direction": "lower_is_better" | "higher_is_better", "points": [{"value": float |
 null, "commit"?: str, "samples"?: [float, ...]}, ...]}`` in run order (other keys are
 ignored), and prints the alerts the product would open as ``[{"index": i, "level": "fail",
-"alarm_index": j}]``: `index` is the step's first bad run, `alarm_index` the run whose upload
-opened the alert. Points with a null value are skipped (their index is never reported).
+"alarm_index": j, "kind": "step"}]``: `index` is the step's first bad run (a drift's: the
+first run after its reference level), `alarm_index` the run whose upload opened the alert,
+`kind` "step" or "drift". Points with a null value are skipped (their index is never reported).
 """
 
 from __future__ import annotations
@@ -16,8 +17,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import replace
 from typing import Any, TextIO
 
+from benchdash.regression import detector
 from benchdash.regression.confirm import confirm_reruns
-from benchdash.regression.detector import HISTORY_NEEDED, assess
 from benchdash.regression.engine import HIGHER, LOWER, Thresholds
 from benchdash.regression.model import Action, Mode, OpenAlert, Point, Stage
 
@@ -34,18 +35,20 @@ def replay(
     alert: OpenAlert | None = None
     opened: list[dict[str, Any]] = []
     for new in points:
-        history = stored[-HISTORY_NEEDED:]
-        a = assess(history, new, direction=direction, thresholds=thresholds, alert=alert)
+        history = stored[-detector.HISTORY_NEEDED :]
+        a = detector.assess(history, new, direction=direction, thresholds=thresholds, alert=alert)
         offset = len(stored) - len(history)
         stored.append(replace(new, stage=Stage.SUSPECTED if a.verdict.suspected else None))
         d = a.decision
         if d.action is Action.OPEN:
             assert d.first_bad_index is not None and d.level is not None
             i = offset + d.first_bad_index
-            stored[i] = replace(stored[i], stage=Stage.CONFIRMED)
+            if d.kind == "step":  # a drift names a window, not a step's first bad run
+                stored[i] = replace(stored[i], stage=Stage.CONFIRMED)
             assert d.baseline_value is not None and d.warn_floor is not None
-            alert = OpenAlert(stored[i].run_id, d.baseline_value, d.warn_floor)
-            opened.append({"index": i, "level": d.level.value, "alarm_index": len(stored) - 1})
+            alert = OpenAlert(stored[i].run_id, d.baseline_value, d.warn_floor, d.kind)
+            at = len(stored) - 1
+            opened.append({"index": i, "level": d.level.value, "alarm_index": at, "kind": d.kind})
         elif d.action is Action.RESOLVE:
             alert = None
     return opened
@@ -65,13 +68,19 @@ def replay_runner(
     alert: OpenAlert | None = None
     opened: list[dict[str, Any]] = []
     for new in points:
-        history = stored[-HISTORY_NEEDED:]
-        a = assess(
+        history = stored[-detector.HISTORY_NEEDED :]
+        a = detector.assess(
             history, new, direction=direction, thresholds=thresholds, alert=alert, mode=Mode.RUNNER
         )
-        stage = None
-        if a.decision.action is Action.RESOLVE:
+        stage, d = None, a.decision
+        if d.action is Action.RESOLVE:
             alert = None
+        elif d.action is Action.OPEN:  # a drift (steps wait for re-runs)
+            assert d.level is not None and d.first_bad_index is not None
+            assert d.baseline_value is not None and d.warn_floor is not None
+            i = len(stored) - len(history) + d.first_bad_index
+            alert = OpenAlert(stored[i].run_id, d.baseline_value, d.warn_floor, d.kind)
+            opened.append({"index": i, "level": d.level.value, "kind": d.kind})
         if a.verdict.suspected:
             again = [rerun(len(stored), k) for k in range(reruns)]
             last_good = stored[-1] if stored else None

@@ -15,7 +15,7 @@ from sqlalchemy.orm import Session
 from benchdash.regression import detector, engine
 from benchdash.regression.explain import explain_verdict
 from benchdash.regression.floors import MIN_HISTORY
-from benchdash.regression.model import Action, Assessment, Mode, OpenAlert, Point, Stage
+from benchdash.regression.model import Action, AlertKind, Assessment, Mode, OpenAlert, Point, Stage
 from benchdash.results import history, store
 from benchdash.results.read import series_url
 from benchdash.results.resolve import BenchmarkRow, BranchRow, MetricRow
@@ -43,7 +43,11 @@ class Judged:
     def stage(self) -> Stage | None:
         """Confirmed when this upload's own decision names it a step's first bad run."""
         d = self.assessment.decision
-        if d.action is Action.OPEN and d.first_bad_run_id == self.point.run_id:
+        if (
+            d.action is Action.OPEN
+            and d.kind == AlertKind.STEP
+            and d.first_bad_run_id == self.point.run_id
+        ):
             return Stage.CONFIRMED
         return store.stage_of(self.assessment.verdict)
 

@@ -44,7 +44,8 @@ def test_the_two_stage_sentences_name_the_floor_and_the_stage() -> None:
     steps = [*past, Point(30, 120.0, "c30"), Point(31, 121.0, "c31")]
     a = detector.assess(steps, Point(32, 120.5, "c32"), direction="lower_is_better", thresholds=t)
     assert explain_alert(a.decision, unit="ns", direction="lower_is_better") == (
-        "15.7 % slower from run #30 (c30) on; last good run #29 (c29): confirmed by a "
+        "15.7 % slower (95 % CI 11.8–19.6 %, graded fail) from run #30 (c30) on; "
+        "last good run #29 (c29): confirmed by a "
         "significant change point (p = 1.8e-04); warn floor 14.8 %."  # 1 / C(33, 3)
     )
     short = detector.assess(past[:3], Point(3, 150.0), direction="lower_is_better", thresholds=t)

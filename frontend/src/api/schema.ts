@@ -849,6 +849,12 @@ export interface components {
             status: components["schemas"]["AlertStatus"];
         };
         /**
+         * AlertKind
+         * @description What an alert names: a step (a first bad run) or a drift (a window of slow change).
+         * @enum {string}
+         */
+        AlertKind: "step" | "drift";
+        /**
          * AlertRead
          * @description An alert with the series it is about and the verdict that opened it.
          */
@@ -883,9 +889,14 @@ export interface components {
             commits_url?: string | null;
             /**
              * Confirmed By
-             * @description change-point, persistence or re-runs (null: opened before 0004).
+             * @description change-point, persistence, re-runs or drift (null: opened before 0004).
              */
             confirmed_by?: string | null;
+            /**
+             * Contributors
+             * @description A drift's runs that worsened it most.
+             */
+            contributors?: components["schemas"]["DriftContributor"][];
             /**
              * Direction
              * @description Which way the metric is better: changes are shown in its own direction.
@@ -896,6 +907,11 @@ export interface components {
             explanation: string;
             /** Id */
             id: number;
+            /**
+             * @description step: run_id is the step's first bad run; drift: the level moved past the thresholds over a long window without a step, run_id is the window's first run.
+             * @default step
+             */
+            kind: components["schemas"]["AlertKind"];
             /**
              * Last Good Commit
              * @description Its commit: the regression lies in last_good_commit..commit.
@@ -951,6 +967,11 @@ export interface components {
              * @description The effective warn floor it crossed (%).
              */
             warn_floor?: number | null;
+            /**
+             * Window Runs
+             * @description A drift's window, in runs.
+             */
+            window_runs?: number | null;
         };
         /**
          * AlertStatus
@@ -1262,6 +1283,18 @@ export interface components {
              * @description System slug.
              */
             system: string;
+        };
+        /**
+         * DriftContributor
+         * @description A run that worsened a drifting series most: its local change (%).
+         */
+        DriftContributor: {
+            /** Change Pct */
+            change_pct: number;
+            /** Commit */
+            commit: string | null;
+            /** Run Id */
+            run_id: number;
         };
         /**
          * EndEvent
@@ -6654,6 +6687,7 @@ type ReadonlyArray<T> = [
     unknown[]
 ] ? Readonly<Exclude<T, undefined>> : Readonly<Exclude<T, undefined>[]>;
 export const pathsApiV1SeriesImageFmtGetParametersPathFmtValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/v1/series/image.{fmt}"]["get"]["parameters"]["path"]["fmt"]> = ["svg", "png"];
+export const alertKindValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["AlertKind"]> = ["step", "drift"];
 export const alertReadDirectionValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["AlertRead"]["direction"]> = ["higher_is_better", "lower_is_better"];
 export const alertReadLevelValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["AlertRead"]["level"]> = ["warn", "fail"];
 export const alertStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["AlertStatus"]> = ["open", "acknowledged", "resolved"];

@@ -37,6 +37,7 @@ const CONFIRMED_BY: Record<string, string> = {
   "change-point": "a significant change point",
   persistence: "the next runs staying worse",
   "re-runs": "re-runs of the same commit",
+  drift: "a drift of the level over a long window",
 };
 
 /** How a step was confirmed, as the end of "confirmed by …". */

@@ -1,5 +1,6 @@
 import { Link, useLocation } from "react-router";
 import type { Schemas } from "@/api/types";
+import { Badge } from "@/components/ui/Badge";
 import { Button } from "@/components/ui/Button";
 import { Card } from "@/components/ui/Card";
 import { Change } from "@/components/ui/Change";
@@ -18,7 +19,8 @@ interface AlertItemProps {
 function History({ alert: a }: { alert: Schemas["AlertRead"] }) {
   return (
     <span>
-      Branch <span className="mono">{a.branch}</span> · testbed {a.testbed} · first bad run{" "}
+      Branch <span className="mono">{a.branch}</span> · testbed {a.testbed} ·{" "}
+      {a.kind === "drift" ? `drift over ${a.window_runs ?? "many"} runs from run` : "first bad run"}{" "}
       <Link to={`/runs/${a.run_id}`}>
         #{a.run_id} ({shortCommit(a.commit)})
       </Link>{" "}
@@ -62,9 +64,17 @@ export function AlertItem({ alert: a, signedIn, pending, onAcknowledge }: AlertI
       data-alert-id={a.id}
       data-status={a.status}
       data-level={a.level}
+      data-kind={a.kind}
     >
       <div className={styles.main}>
         <StatusBadge status={a.status} />
+        {a.kind === "drift" ? (
+          <span data-testid="alert-drift">
+            <Badge tone="info" shape="tag" title="A slow drift over a long window, not a single step">
+              drift
+            </Badge>
+          </span>
+        ) : null}
         <Link to={a.series_url} className={styles.title}>
           <strong>{a.system}</strong> · <span data-testid="alert-benchmark">{a.benchmark}</span>
           {params ? <span className="muted"> ({params})</span> : null} · {a.metric}
