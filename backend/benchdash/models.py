@@ -3,6 +3,7 @@
 from benchdash.alerts.models import Alert
 from benchdash.audit.models import AuditEvent
 from benchdash.auth.models import ApiToken, User, UserSession
+from benchdash.bisect.models import Bisection, BisectionStep
 from benchdash.db import Base
 from benchdash.results.models import Measurement, Series, SeriesRestart, Verdict
 from benchdash.runs.models import Run, RunEvent
@@ -14,6 +15,8 @@ __all__ = [
     "AuditEvent",
     "Base",
     "Benchmark",
+    "Bisection",
+    "BisectionStep",
     "Branch",
     "Measurement",
     "Metric",
