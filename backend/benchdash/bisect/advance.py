@@ -7,12 +7,11 @@ agent) or tasks that failed.
 
 from __future__ import annotations
 
-from typing import Any
-
 from sqlalchemy import select, text
 from sqlalchemy.orm import Session
 
-from benchdash.bisect.decide import Evidence, Next, Step, Verdict, classify, next_action
+from benchdash.bisect import judge
+from benchdash.bisect.decide import Next, Step, Verdict, next_action
 from benchdash.bisect.models import Bisection, BisectionStep
 from benchdash.bisect.states import BisectState
 from benchdash.db import utcnow
@@ -20,14 +19,9 @@ from benchdash.kit.errors import AppError
 from benchdash.kit.sql import sql_in
 from benchdash.runs import lifecycle
 from benchdash.runs.models import Run
-from benchdash.runs.states import TERMINAL, RunStatus, RunTrigger
+from benchdash.runs.states import TERMINAL, RunTrigger
 from benchdash.systems.models import Benchmark, System
 
-BUILD_FAILED = "the build failed"  # the agent's message when the driver exits 3 (CONTRACT.md)
-_SAMPLES = text(
-    "SELECT samples, value FROM measurement "
-    "WHERE run_id = :run AND benchmark_id = :benchmark AND metric_id = :metric"
-)
 # Running bisections with a task or a step whose run has ended but was not judged yet.
 _PENDING = text(
     f"""
@@ -70,52 +64,6 @@ def runs_in_flight(*, session: Session, bisection: Bisection) -> list[int]:
             select(Run.id).where(Run.id.in_(ids), Run.status.not_in(list(TERMINAL)))
         ).all()
     )
-
-
-def _samples(session: Session, bisection: Bisection, run_id: int | None) -> list[float]:
-    if run_id is None:
-        return []
-    row = session.execute(
-        _SAMPLES,
-        {"run": run_id, "benchmark": bisection.benchmark_id, "metric": bisection.metric_id},
-    ).first()
-    if row is None:
-        return []
-    return [float(x) for x in (row.samples or [row.value])]
-
-
-def _evidence(e: Evidence, n: int) -> dict[str, Any]:
-    return {
-        "median": e.median,
-        "good_median": e.good_median,
-        "bad_median": e.bad_median,
-        "p_good": e.p_good,
-        "p_bad": e.p_bad,
-        "samples": n,
-        "why": e.why,
-    }
-
-
-def _judge(session: Session, bisection: Bisection, step: BisectionStep, run: Run) -> None:
-    """The verdict of a step whose run has ended."""
-    step.finished_at = utcnow()
-    if run.status != RunStatus.COMPLETED:
-        build = run.status == RunStatus.FAILED and (run.message or "").startswith(BUILD_FAILED)
-        step.verdict = Verdict.SKIPPED if build else Verdict.FAILED
-        if run.status == RunStatus.CANCELLED and bisection.state != BisectState.RUNNING:
-            step.verdict = Verdict.CANCELLED
-        step.evidence = {"run_status": run.status, "message": run.message}
-        return
-    mid = _samples(session, bisection, run.id)
-    good = _samples(session, bisection, bisection.good_run_id)
-    bad = _samples(session, bisection, bisection.bad_run_id)
-    if not mid or not good or not bad:
-        step.verdict = Verdict.FAILED
-        step.evidence = {"message": "no measurement of the benchmark in this run or an end"}
-        return
-    evidence = classify(good, bad, mid)
-    step.verdict = evidence.verdict
-    step.evidence = _evidence(evidence, len(mid))
 
 
 def _queue_step(session: Session, bisection: Bisection, index: int) -> None:
@@ -169,9 +117,9 @@ def _conclude(
     if last is not None and last.evidence and not action.reason:
         e = last.evidence
         evidence = (
-            f"at {last.commit[:12]} the median {e['median']:.4g} is {e['why']} "
-            f"(good end {e['good_median']:.4g}, bad end {e['bad_median']:.4g}, "
-            f"p {_p(e['p_good'])} against good, {_p(e['p_bad'])} against bad), twice"
+            f"at {last.commit[:12]} {e['why']} (median {e['median']:.4g}, good end "
+            f"{e['good_median']:.4g}, bad end {e['bad_median']:.4g}; p {_p(e['p_good'])} against "
+            f"good, {_p(e['p_bad'])} against bad), twice"
         )
     message = f"cannot bisect: {evidence}; the first bad commit is in {low}..{high}{said}"
     finish(bisection, BisectState.CANNOT, message)
@@ -201,7 +149,7 @@ def advance(*, session: Session, bisection: Bisection) -> None:
         if step.verdict == Verdict.PENDING and step.run_id is not None:
             run = session.get(Run, step.run_id)
             if run is not None and run.status in TERMINAL:
-                _judge(session, bisection, step, run)
+                judge.judge(session, bisection, step, run)
     if any(s.verdict == Verdict.PENDING for s in steps):
         session.flush()
         return

@@ -96,8 +96,8 @@ def next_action(n: int, steps: Sequence[Step]) -> Next:
     return Next(kind="test", index=pick, low=low, high=high)
 
 
-MIN_RANK_SAMPLES = 4  # 4 against 4: the smallest Mann-Whitney p-value is 0.029
-ALPHA = 0.05
+MIN_RANK_SAMPLES = 5  # 5 against 5: the smallest Mann-Whitney p-value is 0.008
+ALPHA = 0.01
 SIDE = 2 / 3  # a midpoint within the middle third of the step is on neither side
 
 
@@ -151,13 +151,13 @@ def classify(good: Sequence[float], bad: Sequence[float], mid: Sequence[float]) 
     # Where the midpoint lies between the ends: 0 at the good end's median, 1 at the bad end's.
     at = (mm - mg) / (mb - mg) if mb != mg else 0.5
     if not _apart(good, bad, ends_p):
-        verdict, why = Verdict.AMBIGUOUS, "the good and the bad end are not told apart"
+        verdict, why = Verdict.AMBIGUOUS, "the good and the bad end were not told apart"
     elif at > SIDE and _apart(mid, good, p_good) and _few_ok(mid, mb, mg, p_good):
-        verdict, why = Verdict.BAD, "on the bad side of the step and unlike the good end"
+        verdict, why = Verdict.BAD, "the midpoint was on the bad side, unlike the good end"
     elif at < 1 - SIDE and _apart(mid, bad, p_bad) and _few_ok(mid, mg, mb, p_bad):
-        verdict, why = Verdict.GOOD, "on the good side of the step and unlike the bad end"
+        verdict, why = Verdict.GOOD, "the midpoint was on the good side, unlike the bad end"
     else:
-        verdict, why = Verdict.AMBIGUOUS, "neither clearly on the good nor on the bad side"
+        verdict, why = Verdict.AMBIGUOUS, "the midpoint was on neither side of the step"
     return Evidence(
         verdict=verdict,
         median=mm,

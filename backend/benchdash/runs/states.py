@@ -22,8 +22,7 @@ class RunStatus(StrEnum):
 
 
 class RunTrigger(StrEnum):
-    """What started a run: CI, a person (CLI or web), the agents' cron, a re-run, a bisection
-    step, the demo."""
+    """What started a run: CI, a person (CLI, web), the cron, a re-run, a bisection, the demo."""
 
     CI = "ci"
     MANUAL = "manual"

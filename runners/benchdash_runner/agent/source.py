@@ -74,6 +74,6 @@ def revlist(repo: Path, good: str, bad: str, first_parent: bool) -> list[dict[st
         raise SourceError(f"git log {good[:12]}..{bad[:12]} failed: {out.stderr.strip()}")
     commits = []
     for line in out.stdout.splitlines():
-        sha, subject, author = (line.split("\x00") + ["", ""])[:3]
+        sha, subject, author = [*line.split("\x00"), "", ""][:3]
         commits.append({"sha": sha, "subject": subject, "author": author})
     return commits
