@@ -147,7 +147,9 @@ def start_from_runs(
             f"benchmark {benchmark!r} of run {bad.id}'s system: {why}",
             errors=[{"loc": ["benchmark"], "msg": why}],
         )
-    metric_id = session.scalar(select(Metric.id).where(Metric.name == metric))
+    metric_id = session.scalar(
+        select(Metric.id).where(Metric.system_id == bad.system_id, Metric.name == metric)
+    )
     if metric_id is None:
         raise InvalidInput(
             f"no metric {metric!r}", errors=[{"loc": ["metric"], "msg": "unknown metric"}]
