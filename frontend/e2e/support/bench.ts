@@ -81,8 +81,14 @@ export class Bench {
     return (await r.json()) as T;
   }
 
-  /** Upload one run per value index of `series` (all series share the runs), an hour apart, ending now. */
-  async seedRuns(system: string, series: SeriesSpec[], branch = "main"): Promise<Ingest[]> {
+  /** Upload one run per value index of `series` (all series share the runs), an hour apart, ending now;
+   * `commits[i]`, when given, is run i's commit (else a random one). */
+  async seedRuns(
+    system: string,
+    series: SeriesSpec[],
+    branch = "main",
+    commits: string[] = [],
+  ): Promise<Ingest[]> {
     const runs = Math.max(...series.map((s) => s.values.length));
     const start = Date.now() - runs * HOUR;
     const out: Ingest[] = [];
@@ -90,7 +96,7 @@ export class Bench {
       const at = new Date(start + i * HOUR).toISOString();
       const run = {
         external_id: `${system}-${branch}-${i}`,
-        commit: randomBytes(5).toString("hex"),
+        commit: commits[i] ?? randomBytes(5).toString("hex"),
         branch,
         trigger: "ci" as const,
         started_at: at,
