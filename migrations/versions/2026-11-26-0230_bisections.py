@@ -89,9 +89,7 @@ def upgrade() -> None:
         _fk("bisection_step", "run_id", "run", "SET NULL"),
         sa.PrimaryKeyConstraint("id", name="pk_bisection_step"),
     )
-    op.create_index(
-        "ix_bisection_step_bisection_id", "bisection_step", ["bisection_id", "id"]
-    )
+    op.create_index("ix_bisection_step_bisection_id", "bisection_step", ["bisection_id", "id"])
     op.create_index("uq_bisection_step_run_id", "bisection_step", ["run_id"], unique=True)
 
 
