@@ -16,30 +16,33 @@ from sqlalchemy.orm import Session
 
 from benchdash.alerts.states import AlertStatus
 from benchdash.bisect import service
+from benchdash.kit.arrays import typed_text
 from benchdash.kit.errors import AppError
 
 log = logging.getLogger("benchdash")
 AUTO = "benchdash (the alert was confirmed)"
-_UNBISECTED = text(
-    f"""
+_UNBISECTED = f"""
     SELECT a.id FROM alert a
     JOIN run bad ON bad.id = a.run_id JOIN run good ON good.id = a.last_good_run_id
     WHERE a.status = '{AlertStatus.OPEN}' AND a.confirmed_by = 're-runs'
-      AND (CAST(:runs AS int[]) IS NULL OR a.run_id = ANY(CAST(:runs AS int[])))
       AND bad.ref IS NOT NULL AND bad.profile IS NOT NULL
       AND good.commit IS NOT NULL AND bad.commit IS NOT NULL AND good.commit <> bad.commit
-      AND NOT EXISTS (SELECT 1 FROM bisection b WHERE b.alert_id = a.id)
+      AND NOT EXISTS (SELECT 1 FROM bisection b WHERE b.alert_id = a.id) {{}}
     ORDER BY a.id
-    """
-)
+"""
+_ANY = text(_UNBISECTED.format(""))
+_OF_RUNS = typed_text(_UNBISECTED.format("AND a.run_id = ANY(CAST(:runs AS int[]))"))
 
 
 def start_for_alerts(*, session: Session, run_ids: Sequence[int] | None) -> list[int]:
     """Start a bisection for each confirmed alert of a runner-executed system naming one of
     `run_ids` (None: any) that has none yet; their ids."""
-    runs = list(run_ids) if run_ids is not None else None
+    if run_ids is None:
+        alerts = session.scalars(_ANY).all()
+    else:
+        alerts = session.scalars(_OF_RUNS, {"runs": list(run_ids)}).all()
     started: list[int] = []
-    for alert_id in session.scalars(_UNBISECTED, {"runs": runs}).all():
+    for alert_id in alerts:
         try:
             with session.begin_nested():
                 bisection = service.start_from_alert(session=session, alert_id=alert_id, by=AUTO)

@@ -9,7 +9,7 @@ from typing import Any
 from fastapi.testclient import TestClient
 from sqlalchemy.orm import Session
 
-from benchdash.bisect import advance
+from benchdash.bisect import advance, auto
 from tests.fixtures.api import post
 from tests.fixtures.factories import auth, document, metric, noisy, row_counts, token
 from tests.fixtures.manifests import MANIFEST
@@ -132,6 +132,7 @@ def test_cancel_stops_it_and_its_run(client: TestClient, session: Session) -> No
     h, b = _alert_with_bisection(client, session)
     r = client.post(f"/api/v1/bisections/{b['id']}/cancel", headers=h)
     assert r.status_code == 200 and r.json()["state"] == "cancelled"
+    assert auto.start_for_alerts(session=session, run_ids=None) == []  # never a second by itself
     assert client.get(f"/api/v1/runs/{b['revlist_run_id']}").json()["status"] == "cancelled"
     again = client.post(f"/api/v1/bisections/{b['id']}/cancel", headers=h)
     assert again.status_code == 409
