@@ -25,14 +25,18 @@ from benchdash.bisect import advance as bisect_advance
 from benchdash.bisect import auto as bisect_auto
 from benchdash.bisect import endpoints as bisect_endpoints
 from benchdash.config import get_settings
-from benchdash.db import transaction, utcnow
+from benchdash.db import database_url, transaction, utcnow
+from benchdash.deps import FRESH_COOKIE, FRESH_S
 from benchdash.health import router as health_router
 from benchdash.kit.body import BodyMiddleware
 from benchdash.kit.errors import NotFound
+from benchdash.kit.fresh import FreshAfterWrite
 from benchdash.kit.head import HeadAsGet
 from benchdash.kit.headers import SecurityHeaders
 from benchdash.kit.problem import install_handlers, problem_response
 from benchdash.kit.request import RequestGuard
+from benchdash.notify import endpoints as notify_endpoints
+from benchdash.notify import worker as notify_worker
 from benchdash.openapi_links import BenchdashAPI
 from benchdash.results import endpoints as result_endpoints
 from benchdash.runs import endpoints as run_endpoints
@@ -49,6 +53,7 @@ ROUTERS = (
     run_endpoints.router,
     series_endpoints.router,
     alert_endpoints.router,
+    notify_endpoints.router,
     bisect_endpoints.router,
 )
 
@@ -167,7 +172,7 @@ async def _every(seconds: float, job: Callable[[], object], name: str) -> None:
 @asynccontextmanager
 async def lifespan(_: FastAPI) -> AsyncIterator[None]:
     """Background work while the app serves: the heartbeat reaper, re-runs, cron runs,
-    token-usage writes."""
+    token-usage writes, the notification worker."""
     settings = get_settings()
     tasks = [asyncio.create_task(_every(usage.FLUSH_S, flush_token_usage, "token usage"))]
     if settings.reaper_interval_s > 0:
@@ -179,6 +184,9 @@ async def lifespan(_: FastAPI) -> AsyncIterator[None]:
             tasks.append(
                 asyncio.create_task(_every(settings.reaper_interval_s, schedule_once, "schedule"))
             )
+    if settings.notify_worker:  # deliveries run here: any API process may take any of them
+        run = notify_worker.run(url=database_url(), sessions=transaction, settings=settings)
+        tasks.append(asyncio.create_task(run))
     yield
     for task in tasks:
         task.cancel()
@@ -213,6 +221,8 @@ def create_app() -> FastAPI:
     app.add_middleware(BodyMiddleware, max_bytes=settings.max_body_bytes)
     app.add_middleware(RequestGuard, error_log=settings.error_log)
     app.add_middleware(HeadAsGet)
+    if settings.database_read_url:
+        app.add_middleware(FreshAfterWrite, name=FRESH_COOKIE, seconds=FRESH_S)
     app.add_middleware(SecurityHeaders)  # added last: the outermost, so every answer has them
     _mount_ui(app, settings.frontend_dist)
     return app

@@ -26,6 +26,11 @@ class Settings(BaseSettings):
         validation_alias="DATABASE_URL",
         description="PostgreSQL URL; unset means the embedded server under data_dir",
     )
+    database_read_url: str | None = Field(
+        None,
+        description="A streaming replica of DATABASE_URL for dashboard reads (writes, live run "
+        "pages and a client's reads just after its own write stay on the primary)",
+    )
     data_dir: Path = Field(REPO_ROOT / ".data", description="Where the embedded PostgreSQL lives")
     secret_key: str = Field(INSECURE_SECRET, description="Signs session cookies")
     public_read: bool = Field(True, description="Allow reads without signing in")
@@ -78,6 +83,27 @@ class Settings(BaseSettings):
     error_log: Path | None = Field(
         None, description="Append every 5xx answered (but 503) here as a JSON line (tests)"
     )
+    notify_worker: bool = Field(
+        True, description="Deliver notifications from this API process (procrastinate queue)"
+    )
+    notify_max_attempts: int = Field(12, ge=1, le=50, description="Tries per notification")
+    notify_backoff_s: float = Field(
+        2.0, gt=0, description="First retry after this long, doubling each time"
+    )
+    notify_backoff_max_s: float = Field(3600.0, gt=0, description="Longest wait between tries")
+    notify_timeout_s: float = Field(10.0, gt=0, description="Per HTTP or SMTP delivery attempt")
+    notify_stalled_s: float = Field(
+        30.0, gt=0, description="A delivery whose process went silent this long is tried again"
+    )
+    public_url: str | None = Field(
+        None, description="The dashboard's URL, for links in notifications (e.g. https://bench.x)"
+    )
+    smtp_host: str | None = Field(None, description="SMTP server for e-mail notifications")
+    smtp_port: int = Field(587, ge=1, le=65535, description="SMTP port")
+    smtp_from: str = Field("benchdash@localhost", description="Sender of notification e-mails")
+    smtp_starttls: bool = Field(False, description="Upgrade the SMTP connection with STARTTLS")
+    smtp_username: str | None = Field(None, description="SMTP login (optional)")
+    smtp_password: str | None = Field(None, description="SMTP password (optional)")
     host: str = "127.0.0.1"
     port: int = 8000
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager, contextmanager
 from datetime import UTC, datetime
@@ -9,11 +10,13 @@ from functools import lru_cache
 
 from sqlalchemy import MetaData, create_engine
 from sqlalchemy.engine import Engine
+from sqlalchemy.exc import OperationalError
 from sqlalchemy.orm import DeclarativeBase, Session, sessionmaker
 
 from benchdash.config import get_settings
 from benchdash.kit.embedded import ensure_server, normalize_url
 
+log = logging.getLogger("benchdash")
 NAMING_CONVENTION = {
     "ix": "ix_%(column_0_label)s",
     "uq": "uq_%(table_name)s_%(column_0_N_name)s",
@@ -42,6 +45,22 @@ def database_url() -> str:
     return ensure_server(settings.data_dir)
 
 
+def _engine(url: str) -> Engine:
+    s = get_settings()
+    options = (
+        f"-c statement_timeout={s.db_statement_timeout_ms} -c lock_timeout={s.db_lock_timeout_ms}"
+        " -c idle_in_transaction_session_timeout=60000"
+    )
+    return create_engine(
+        url,
+        pool_size=s.db_pool_size,
+        max_overflow=0,
+        pool_timeout=s.db_pool_timeout_s,
+        pool_pre_ping=True,
+        connect_args={"options": options, "connect_timeout": 5},
+    )
+
+
 @lru_cache
 def get_engine() -> Engine:
     """The process-wide engine: a bounded pool, and timeouts so no request waits forever.
@@ -49,19 +68,14 @@ def get_engine() -> Engine:
     A request that finds every connection busy for `db_pool_timeout_s` answers 503 with
     Retry-After (see kit.problem); statements and lock waits are bounded per connection.
     """
-    s = get_settings()
-    options = (
-        f"-c statement_timeout={s.db_statement_timeout_ms} -c lock_timeout={s.db_lock_timeout_ms}"
-        " -c idle_in_transaction_session_timeout=60000"
-    )
-    return create_engine(
-        database_url(),
-        pool_size=s.db_pool_size,
-        max_overflow=0,
-        pool_timeout=s.db_pool_timeout_s,
-        pool_pre_ping=True,
-        connect_args={"options": options},
-    )
+    return _engine(database_url())
+
+
+@lru_cache
+def get_read_engine() -> Engine | None:
+    """The engine of the read replica (BENCHDASH_DATABASE_READ_URL), or None without one."""
+    url = get_settings().database_read_url
+    return _engine(normalize_url(url)) if url else None
 
 
 @lru_cache
@@ -80,6 +94,28 @@ def session_scope() -> Iterator[Session]:
         raise
     finally:
         session.close()
+
+
+@lru_cache
+def _read_factory() -> sessionmaker[Session] | None:
+    engine = get_read_engine()
+    return None if engine is None else sessionmaker(bind=engine, expire_on_commit=False)
+
+
+def replica_session() -> Session | None:
+    """A session on the read replica, connected, or None: no replica configured, or it does
+    not answer (the caller reads from the primary then)."""
+    factory = _read_factory()
+    if factory is None:
+        return None
+    session = factory()
+    try:
+        session.connection()
+    except OperationalError as exc:
+        session.close()
+        log.warning("read replica unavailable, reading from the primary: %s", exc.orig or exc)
+        return None
+    return session
 
 
 @contextmanager

@@ -56,17 +56,14 @@ def _is_higher(system: dict[str, Any], bench: str, metric: str) -> bool:
     return False
 
 
-# Shares of a whole (hit rate, success rate): noise never takes them past 100 %.
-AT_MOST_100 = frozenset({"hit_rate_pct", "success_pct"})
-
-
-def _samples(rng: random.Random, true: float, kind: str | None, metric: str) -> list[float]:
+# A `%` unit is 0–100 (systems.bounds): noise never takes a share past 100 %.
+def _samples(rng: random.Random, true: float, kind: str | None, unit: str) -> list[float]:
     if kind == "noisy":
         spread = (0.92, 1.0, 1.08)  # few, widely spread samples: a step the gate cannot confirm
         drawn = [true * s for s in spread]
     else:
         drawn = [true * (1 + rng.gauss(0, SAMPLE_NOISE)) for _ in range(SAMPLES)]
-    return [min(x, 100.0) for x in drawn] if metric in AT_MOST_100 else drawn
+    return [min(max(x, 0.0), 100.0) for x in drawn] if unit == "%" else drawn
 
 
 def _document(slug: str, i: int, branch: str, when: datetime, rng: random.Random) -> DocumentIn:
@@ -83,7 +80,7 @@ def _document(slug: str, i: int, branch: str, when: datetime, rng: random.Random
                     "name": metric,
                     "unit": unit,
                     "direction": direction,
-                    "samples": _samples(rng, true, kind, metric),
+                    "samples": _samples(rng, true, kind, unit),
                 }
             )
         results.append({"benchmark": name, "parameters": params, "metrics": out})

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Annotated
 
 from fastapi import Depends, Request
@@ -11,7 +12,7 @@ from sqlalchemy.orm import Session
 from benchdash.auth import service as auth_service
 from benchdash.auth.models import User
 from benchdash.config import get_settings
-from benchdash.db import session_scope
+from benchdash.db import replica_session, session_scope
 from benchdash.kit.errors import Forbidden, Unauthorized
 
 SESSION_COOKIE = "benchdash_session"
@@ -19,6 +20,26 @@ SESSION_MAX_AGE = 14 * 24 * 3600
 CSRF_HEADER = "x-benchdash-csrf"
 
 SessionDep = Annotated[Session, Depends(session_scope, scope="function")]
+# A client that wrote within this many seconds reads from the primary (its own writes).
+FRESH_COOKIE, FRESH_S = "benchdash_fresh", 10
+
+
+def read_session(request: Request, primary: SessionDep) -> Iterator[Session]:
+    """A dashboard read's session: the replica when one is configured and answers, unless this
+    client wrote a moment ago (the cookie the API sets on every write); else the primary (a
+    session that connects only when used)."""
+    replica = None if request.cookies.get(FRESH_COOKIE) else replica_session()
+    if replica is None:
+        yield primary
+        return
+    try:
+        yield replica
+    finally:
+        replica.rollback()
+        replica.close()
+
+
+ReadSessionDep = Annotated[Session, Depends(read_session, scope="function")]
 
 
 def session_serializer() -> URLSafeTimedSerializer:

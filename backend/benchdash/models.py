@@ -5,6 +5,7 @@ from benchdash.audit.models import AuditEvent
 from benchdash.auth.models import ApiToken, User, UserSession
 from benchdash.bisect.models import Bisection, BisectionStep
 from benchdash.db import Base
+from benchdash.notify.models import Delivery, Subscription
 from benchdash.results.models import Measurement, Series, SeriesRestart, Verdict
 from benchdash.runs.models import Run, RunEvent
 from benchdash.systems.models import Benchmark, Branch, Metric, System, Testbed
@@ -18,12 +19,14 @@ __all__ = [
     "Bisection",
     "BisectionStep",
     "Branch",
+    "Delivery",
     "Measurement",
     "Metric",
     "Run",
     "RunEvent",
     "Series",
     "SeriesRestart",
+    "Subscription",
     "System",
     "Testbed",
     "User",

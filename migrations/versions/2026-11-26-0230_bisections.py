@@ -4,7 +4,7 @@ A confirmed regression over a commit range is bisected by ordinary runs at midpo
 the first one is an agent's task (run.task) that lists the range's commits.
 
 Revision ID: 0013
-Revises: 0009
+Revises: 0012
 Create Date: 2026-11-26 02:30:00+00:00
 """
 
@@ -15,7 +15,7 @@ from alembic import op
 from sqlalchemy.dialects import postgresql
 
 revision: str = "0013"
-down_revision: str | None = "0009"
+down_revision: str | None = "0012"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 

@@ -155,7 +155,7 @@ class Driver:
             "started_at": self.started_at,
             "finished_at": now_iso(),
             "external_id": os.environ.get("BENCHDASH_EXTERNAL_ID") or None,
-            "testbed": os.environ.get("BENCHDASH_TESTBED") or None,
+            "testbed": environment.testbed_name(),
         }
         run_id = os.environ.get("BENCHDASH_RUN_ID", "")
         if run_id.isdigit():

@@ -1,7 +1,9 @@
 """Describe the machine a benchmark ran on, for the document's `environment` block.
 
 The server fingerprints this block into a testbed when `run.testbed` is not given, so the
-values must be stable across runs on one machine: no load averages, no free memory.
+values must be stable across runs on one machine: no load averages, no free memory. A runner
+names its testbed (`testbed_name`: $BENCHDASH_TESTBED, else the host name), so a compiler or
+kernel update keeps the history on one testbed and shows as an environment change instead.
 """
 
 from __future__ import annotations
@@ -9,6 +11,8 @@ from __future__ import annotations
 import os
 import platform
 import re
+import socket
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -31,6 +35,13 @@ def detect(compiler: str | None = None, compiler_version: str | None = None) -> 
         "compiler": compiler,
         "compiler_version": compiler_version,
     }
+
+
+def testbed_name(env: Mapping[str, str] | None = None) -> str | None:
+    """The testbed a runner-executed run reports: $BENCHDASH_TESTBED, else the host name."""
+    env = os.environ if env is None else env
+    name = (env.get("BENCHDASH_TESTBED") or "").strip() or socket.gethostname().strip()
+    return name[:200] or None
 
 
 def os_name(system: str | None = None, release: str | None = None) -> str:

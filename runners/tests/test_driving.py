@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from driving_demo import finish, start
 
-from benchdash_runner import driving
+from benchdash_runner import driving, environment
 
 
 def test_a_profile_runs_to_a_checked_document(demo: Path) -> None:
@@ -30,6 +30,8 @@ def test_a_profile_runs_to_a_checked_document(demo: Path) -> None:
     assert doc["run"]["trigger"] == os.environ.get("BENCHDASH_TRIGGER", "manual")
     assert doc["environment"]["compiler"] == "cpython" and doc["environment"]["cores"] >= 1
     assert [r["metrics"][0]["samples"] for r in doc["results"]] == [[1.0, 2.0]] * 3
+    # the testbed is named (the host, unless BENCHDASH_TESTBED says), not left to a fingerprint
+    assert doc["run"]["testbed"] == environment.testbed_name()
 
 
 def test_benchmarks_select_names_and_groups(demo: Path) -> None:

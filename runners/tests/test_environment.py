@@ -1,3 +1,4 @@
+import socket
 from pathlib import Path
 
 from benchdash_runner import environment
@@ -24,3 +25,10 @@ def test_proc_files_parsed(tmp_path: Path) -> None:
     meminfo.write_text("MemTotal:       12582912 kB\nMemFree:  1 kB\n")
     assert environment.cpu_model(cpuinfo) == "AMD Ryzen 7 5800H with Radeon"
     assert environment.memory_mb(meminfo) == 12288
+
+
+def test_a_runner_names_its_testbed_after_the_host_unless_told() -> None:
+    # A runner's runs keep one testbed across compiler or kernel updates: the host's name.
+    assert environment.testbed_name({}) == socket.gethostname()
+    assert environment.testbed_name({"BENCHDASH_TESTBED": " lab-7 "}) == "lab-7"
+    assert environment.testbed_name({"BENCHDASH_TESTBED": ""}) == socket.gethostname()

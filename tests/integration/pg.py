@@ -27,7 +27,7 @@ def free_port() -> int:
 class Postgres:
     """A PostgreSQL cluster of our own, run as pgserver's system user when we are root."""
 
-    def __init__(self) -> None:
+    def __init__(self, standby_of: Postgres | None = None) -> None:
         self.dir = Path(tempfile.mkdtemp(prefix="bd-pg-"))  # short: the socket lives here
         self.port = free_port()
         self.url = f"postgresql://postgres@127.0.0.1:{self.port}/postgres"
@@ -38,7 +38,11 @@ class Postgres:
             ensure_user_exists(self.user)
             ensure_prefix_permissions(PG_BIN)
             shutil.chown(self.dir, self.user, self.user)
-        self._pg("initdb", "-D", str(self.dir / "data"), "-U", "postgres", "--auth=trust")
+        if standby_of is None:
+            self._pg("initdb", "-D", str(self.dir / "data"), "-U", "postgres", "--auth=trust")
+        else:  # a streaming replica: a base backup that follows its primary (-R)
+            primary = ["-h", "127.0.0.1", "-p", str(standby_of.port), "-U", "postgres"]
+            self._pg("pg_basebackup", *primary, "-D", str(self.dir / "data"), "-R", "-X", "stream")
 
     def _pg(self, tool: str, *args: str) -> None:
         cmd = [str(PG_BIN / tool), *args]

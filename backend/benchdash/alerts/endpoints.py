@@ -12,7 +12,7 @@ from benchdash.alerts.schemas import AlertAck, AlertRead
 from benchdash.alerts.states import AlertStatus
 from benchdash.auth import service as auth_service
 from benchdash.config import get_settings
-from benchdash.deps import OptionalPrincipal, ReadAccess, SessionDep
+from benchdash.deps import OptionalPrincipal, ReadAccess, ReadSessionDep, SessionDep
 from benchdash.kit.caching import cached_image, etag_matches
 from benchdash.kit.responses import ERRORS
 from benchdash.kit.validation import AlertIdPath, SlugPath, TextQuery
@@ -24,7 +24,7 @@ _SVG_CONTENT: dict[str, Any] = {SVG: {"schema": {"type": "string"}}}
 
 @router.get("/alerts", response_model=list[AlertRead], tags=["alerts"], dependencies=[ReadAccess])
 def read_alerts(
-    session: SessionDep,
+    session: ReadSessionDep,
     status: Annotated[list[AlertStatus] | None, Query()] = None,
     system: TextQuery = None,
     limit: Annotated[int, Query(ge=1, le=1000)] = 200,
@@ -61,7 +61,7 @@ def acknowledge_alert(
     },
 )
 def read_badge(
-    session: SessionDep,
+    session: ReadSessionDep,
     system: SlugPath,
     branch: Annotated[
         str,

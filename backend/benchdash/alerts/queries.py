@@ -26,6 +26,7 @@ from benchdash.results.read import series_url
 from benchdash.runs.models import Run
 from benchdash.systems import service as system_service
 from benchdash.systems.models import Benchmark, Branch, Metric, System, Testbed
+from benchdash.systems.repository import commits_url
 
 
 def _explain(
@@ -72,6 +73,7 @@ def list_alerts(
             Run.commit,
             Verdict,
             good.commit,
+            System.repository,
         )
         .join(System, System.id == Alert.system_id)
         .join(Benchmark, Benchmark.id == Alert.benchmark_id)
@@ -119,13 +121,14 @@ def list_alerts(
             warn_floor=a.warn_floor,
             explanation=_explain(a, m, v.explanation, commit, good_commit),
             series_url=series_url(slug, b.name, b.params_key, m.name, branch),
+            commits_url=commits_url(repo, good_commit, commit),
             opened_at=a.opened_at,
             acknowledged_at=a.acknowledged_at,
             acknowledged_by=a.acknowledged_by,
             resolved_at=a.resolved_at,
             first_bad_commit=found.get(a.id),
         )
-        for a, slug, b, m, branch, testbed, commit, v, good_commit in rows
+        for a, slug, b, m, branch, testbed, commit, v, good_commit, repo in rows
     ]
 
 

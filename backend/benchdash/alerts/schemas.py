@@ -51,6 +51,11 @@ class AlertRead(BaseModel):
     warn_floor: float | None = Field(None, description="The effective warn floor it crossed (%).")
     explanation: str
     series_url: str
+    commits_url: str | None = Field(
+        None,
+        description="The commit range last_good_commit...commit in the system's repository "
+        "(null when the system names no repository or a commit is unknown).",
+    )
     opened_at: datetime
     acknowledged_at: datetime | None
     acknowledged_by: str | None

@@ -18,6 +18,8 @@ from benchdash.alerts.states import AlertStatus
 from benchdash.db import utcnow
 from benchdash.kit.arrays import typed_text
 from benchdash.kit.errors import Conflict, NotFound
+from benchdash.notify import outbox
+from benchdash.notify.states import Event
 from benchdash.regression.model import Action, AlertDecision, OpenAlert, Stage
 from benchdash.results import store
 from benchdash.results.judge import Judged
@@ -55,7 +57,7 @@ def open_alerts(*, session: Session, series_ids: Sequence[int]) -> Mapping[int, 
 def resolve(*, session: Session, series_id: int, by_run_id: int) -> None:
     """Resolve the series' alert that is not resolved yet, if any."""
     series = session.get_one(Series, series_id)
-    session.execute(
+    resolved = session.execute(
         update(Alert)
         .where(
             Alert.benchmark_id == series.benchmark_id,
@@ -65,7 +67,23 @@ def resolve(*, session: Session, series_id: int, by_run_id: int) -> None:
             Alert.status != AlertStatus.RESOLVED,
         )
         .values(status=AlertStatus.RESOLVED, resolved_at=utcnow(), resolved_by_run_id=by_run_id)
+        .returning(Alert.id, Alert.level, Alert.change_pct, Alert.run_id)
         .execution_options(synchronize_session=False)
+    ).all()
+    for alert_id, level, change_pct, run_id in resolved:  # the outbox row, in this transaction
+        facts = {"id": alert_id, "level": level, "change_pct": change_pct, "run_id": run_id}
+        _notify(session, Event.ALERT_RESOLVED, series, {**facts, "by_run_id": by_run_id})
+
+
+def _notify(session: Session, event: Event, series: Series, facts: Mapping[str, object]) -> None:
+    outbox.alert_changed(
+        session=session,
+        event=event,
+        system_id=series.system_id,
+        branch_id=series.branch_id,
+        benchmark_id=series.benchmark_id,
+        metric_id=series.metric_id,
+        facts=facts,
     )
 
 
@@ -99,7 +117,7 @@ def open_step(
         note=f" Confirmed by {how}: an alert names this run.",
     )
     series = session.get_one(Series, series_id)
-    session.execute(
+    opened = session.execute(
         insert(Alert)
         .values(
             system_id=series.system_id,
@@ -123,7 +141,17 @@ def open_step(
             index_elements=["benchmark_id", "metric_id", "branch_id", "testbed_id"],
             index_where=text(f"status <> '{AlertStatus.RESOLVED}'"),
         )
-    )
+        .returning(Alert.id)
+    ).scalar()
+    if opened is not None:  # the outbox row, in this transaction
+        facts = {
+            "id": opened,
+            "level": decision.level.value,
+            "change_pct": decision.change_pct,
+            "run_id": decision.first_bad_run_id,
+            "commit": decision.first_bad_commit,
+        }
+        _notify(session, Event.ALERT_OPENED, series, facts)
 
 
 def apply(*, session: Session, run: Run, judged: Sequence[Judged]) -> None:

@@ -145,6 +145,8 @@ def authenticate(*, session: Session, username: str, password: str) -> User:
     """The user if the password matches, else 401."""
     user = session.scalar(select(User).where(User.username == username))
     if verify(user.password_hash if user else None, password) and user is not None:
+        if user.disabled_at is not None:
+            raise Unauthorized("this account is disabled: ask an admin")
         return user
     raise Unauthorized("wrong username or password")
 
@@ -171,6 +173,7 @@ def session_user(*, session: Session, secret: str) -> User | None:
         select(User)
         .join(UserSession, UserSession.user_id == User.id)
         .where(UserSession.token_hash == _digest(secret), UserSession.expires_at > utcnow())
+        .where(User.disabled_at.is_(None))
     )
 
 

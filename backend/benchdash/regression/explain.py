@@ -7,6 +7,7 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 
 from benchdash.regression.engine import UNSTABLE_CV, Level
@@ -35,6 +36,20 @@ def describe_runs(run_ids: Sequence[int], source: str | None, branch: str | None
     if ids == list(range(ids[0], ids[-1] + 1)):
         return f"the median of {whose}runs #{ids[0]}–#{ids[-1]}"
     return f"the median of {whose}runs " + ", ".join(f"#{i}" for i in ids)
+
+
+def format_change(pct: float | None, direction: str, unit: str = "") -> str:
+    """A change in the metric's own direction with its word, the one sign convention of the UI
+    and the runner's summary: `change_pct` is positive when worse; a throughput that fell
+    11.8 % is "−11.8 % req/s · worse", a latency that rose 3 % "+3.0 % ms · worse"."""
+    if pct is None or not math.isfinite(pct):
+        return "—"
+    if abs(pct) < 0.05:
+        return "±0.0 %"
+    moved = -pct if direction == "higher_is_better" else pct
+    sign = "+" if moved > 0 else "\u2212"
+    shown = f" {unit}" if unit else ""
+    return f"{sign}{abs(pct):.1f} %{shown} · {'worse' if pct > 0 else 'better'}"
 
 
 def _fmt(x: float) -> str:

@@ -14,7 +14,8 @@ from sqlalchemy.orm import Session
 from benchdash.kit.errors import InvalidInput
 from benchdash.results.models import Series
 from benchdash.results.resolve import BranchRow, MetricRow
-from benchdash.results.schemas import DocumentIn
+from benchdash.results.schemas import DocumentIn, ResultIn
+from benchdash.systems import bounds
 from benchdash.systems import service as system_service
 
 
@@ -85,6 +86,36 @@ def check_units(declared: dict[str, tuple[str, str]], stored: dict[str, MetricRo
                 f"metric {name!r} is stored as {m.unit} ({m.direction}) but the document says "
                 f"{unit} ({direction}); use a new metric name or the stored unit and direction"
             )
+
+
+def check_bounds(results: list[ResultIn], stored: dict[str, MetricRow]) -> None:
+    """422 naming the result and metric when a value or sample lies outside its metric's range
+    (declared bounds; a `%` unit is 0–100 unless declared otherwise)."""
+    errors: list[dict[str, object]] = []
+    for i, r in enumerate(results):
+        for j, m in enumerate(r.metrics):
+            row = stored[m.name]
+            low, high = bounds.effective(row.unit, row.min_value, row.max_value)
+            given = ([m.value] if m.value is not None else []) + m.samples
+            bad = [v for v in given if bounds.outside(v, low, high)]
+            if bad:
+                errors.append(
+                    {
+                        "loc": [
+                            "results",
+                            i,
+                            "metrics",
+                            j,
+                            "value" if m.value in bad else "samples",
+                        ],
+                        "msg": f"results[{i}].metrics[{j}] ({r.benchmark} {m.name}): {bad[0]:g} "
+                        f"{row.unit} is outside its range; values must be "
+                        f"{bounds.describe(low, high)}",
+                    }
+                )
+    if errors:
+        more = f" (and {len(errors) - 1} more)" if len(errors) > 1 else ""
+        raise InvalidInput(f"{errors[0]['msg']}{more}", errors=errors)
 
 
 def base_branch(session: Session, branch: BranchRow, base: str | None) -> BranchRow:

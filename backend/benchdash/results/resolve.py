@@ -21,7 +21,8 @@ _RESOLVE = typed_text(
     br AS (SELECT id, name, base_branch, pinned_run_id FROM branch
            WHERE system_id = (SELECT id FROM sys) AND name = :branch),
     tb AS (SELECT id, name FROM testbed WHERE name = :testbed),
-    mt AS (SELECT id, name, unit, direction, warn_threshold, fail_threshold FROM metric
+    mt AS (SELECT id, name, unit, direction, warn_threshold, fail_threshold, min_value,
+                  max_value FROM metric
            WHERE system_id = (SELECT id FROM sys) AND name = ANY(CAST(:metrics AS text[]))),
     bm AS (SELECT b.id, b.name, b.params_key, b.parameters FROM benchmark b
            JOIN unnest(CAST(:bnames AS text[]), CAST(:bkeys AS text[])) AS k(n, p)
@@ -34,7 +35,7 @@ _RESOLVE = typed_text(
            (SELECT json_build_array(id, name, base_branch, pinned_run_id) FROM br),
            (SELECT json_build_array(id, name) FROM tb),
            (SELECT json_agg(json_build_array(id, name, unit, direction, warn_threshold,
-                                             fail_threshold)) FROM mt),
+                                             fail_threshold, min_value, max_value)) FROM mt),
            (SELECT json_agg(json_build_array(id, name, params_key, parameters)) FROM bm),
            (SELECT json_agg(json_build_array(id, benchmark_id, metric_id)) FROM se)
     """
@@ -61,6 +62,8 @@ class MetricRow:
     direction: str
     warn_threshold: float
     fail_threshold: float
+    min_value: float | None = None
+    max_value: float | None = None
 
 
 @dataclass(frozen=True)

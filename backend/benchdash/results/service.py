@@ -179,6 +179,7 @@ def prepare(*, session: Session, document: DocumentIn) -> Prepared | IngestOutco
         ensure.create_missing(session, document, branch_name, testbed_name, declared)
         found = lookup()
     ensure.check_units(declared, found.metrics)
+    ensure.check_bounds(document.results, found.metrics)
     assert found.system_id and found.branch and found.testbed
     branch = found.branch if queued else ensure.base_branch(session, found.branch, meta.base_branch)
     if queued is not None:

@@ -12,7 +12,7 @@ from fastapi.responses import StreamingResponse
 from benchdash.auth import service as auth_service
 from benchdash.config import get_settings
 from benchdash.db import SessionMaker, session_maker
-from benchdash.deps import OptionalPrincipal, ReadAccess, SessionDep
+from benchdash.deps import OptionalPrincipal, ReadAccess, ReadSessionDep, SessionDep
 from benchdash.kit.errors import NotFound
 from benchdash.kit.responses import ERRORS
 from benchdash.kit.validation import RunIdPath, RunIdQuery, SlugPath, TextQuery
@@ -38,7 +38,7 @@ router = APIRouter(prefix="/api/v1", tags=["runs"], responses=ERRORS)
 
 @router.get("/runs", response_model=Page[RunSummary], dependencies=[ReadAccess])
 def read_runs(
-    session: SessionDep,
+    session: ReadSessionDep,
     system: TextQuery = None,
     branch: TextQuery = None,
     status: RunStatus | None = None,
@@ -59,7 +59,7 @@ def read_run(run_id: RunIdPath, session: SessionDep) -> RunDetail:
 
 
 @router.get("/compare", response_model=Comparison, dependencies=[ReadAccess])
-def read_comparison(session: SessionDep, base: RunIdQuery, head: RunIdQuery) -> Comparison:
+def read_comparison(session: ReadSessionDep, base: RunIdQuery, head: RunIdQuery) -> Comparison:
     """Compare two runs of one system series by series."""
     return queries.compare(session=session, base_id=base, head_id=head)
 

@@ -10,6 +10,7 @@ from sqlalchemy.orm import Session
 
 from benchdash.db import utcnow
 from benchdash.kit.errors import Conflict, InvalidInput, NotFound
+from benchdash.notify import outbox
 from benchdash.runs import agents, queue
 from benchdash.runs.models import Run, RunEvent
 from benchdash.runs.states import ACTIVE, NEXT, TERMINAL, RunStatus, RunTrigger
@@ -31,6 +32,14 @@ def _set_status(session: Session, run: Run, status: str, message: str | None = N
         run.message = message
     if status in TERMINAL:
         run.finished_at = utcnow()
+    if status in (RunStatus.FAILED, RunStatus.TIMED_OUT):  # the outbox row, in this transaction
+        facts = {"id": run.id, "status": status, "ref": run.ref, "commit": run.commit}
+        outbox.run_failed(
+            session=session,
+            system_id=run.system_id,
+            branch_id=run.branch_id,
+            run={**facts, "message": run.message},
+        )
     add_event(
         session=session, run_id=run.id, kind="state", data={"status": status, "message": message}
     )

@@ -13,6 +13,7 @@ from benchdash.kit.errors import InvalidInput
 from benchdash.regression import engine
 from benchdash.results import read as result_read
 from benchdash.results.schemas import VerdictRead
+from benchdash.runs import environment
 from benchdash.runs import service as run_service
 from benchdash.runs.models import Run
 from benchdash.runs.read_models import CompareRow, Comparison, RunDetail
@@ -74,6 +75,13 @@ def detail(*, session: Session, run_id: int) -> RunDetail:
         measurements=measurements,
         reruns=[run_service.to_summary(tuple(r)) for r in reruns],
         alerts=alert_queries.list_alerts(session=session, status=list(AlertStatus), run_id=run_id),
+        environment_change=environment.of_run(
+            session=session,
+            system_id=run.system_id,
+            branch_id=run.branch_id,
+            testbed_id=run.testbed_id,
+            run_id=run.id,
+        ),
     )
 
 

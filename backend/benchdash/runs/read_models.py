@@ -9,6 +9,7 @@ from pydantic import BaseModel, Field
 from benchdash.alerts.schemas import AlertRead
 from benchdash.regression.engine import Level
 from benchdash.results.schemas import VerdictRead
+from benchdash.runs.environment import EnvironmentChange
 from benchdash.runs.schemas import RunSummary
 from benchdash.systems.schemas import Direction
 
@@ -26,6 +27,11 @@ class RunDetail(RunSummary):
     alerts: list[AlertRead] = Field(
         default_factory=list,
         description="Alerts whose step starts at this run (it is their first bad run), any state.",
+    )
+    environment_change: EnvironmentChange | None = Field(
+        None,
+        description="How this run's environment differs from the previous run's on its testbed "
+        "and branch (compiler, kernel, CPU …), or null when it does not.",
     )
 
 

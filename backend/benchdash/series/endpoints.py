@@ -1,4 +1,5 @@
-"""Series: a series' points (GET /api/v1/series), its trend image
+"""Series: a series' points (GET /api/v1/series), a system page's series in one answer
+(GET /api/v1/series/batch), its trend image
 (GET /api/v1/series/image.{svg,png}), and accepted distribution changes."""
 
 from __future__ import annotations
@@ -12,12 +13,14 @@ from benchdash.alerts import changes
 from benchdash.alerts.schemas import ChangeCreate, ChangeRead
 from benchdash.auth import service as auth_service
 from benchdash.config import get_settings
-from benchdash.deps import OptionalPrincipal, ReadAccess, SessionDep
+from benchdash.deps import OptionalPrincipal, ReadAccess, ReadSessionDep, SessionDep
 from benchdash.kit.caching import cached_image
 from benchdash.kit.responses import ERRORS
 from benchdash.kit.validation import INT4_MAX, NO_NUL, ChangeIdPath, TextQuery
 from benchdash.series import chart
+from benchdash.series import queries as series_queries
 from benchdash.series import service as series_service
+from benchdash.series.read_models import SeriesBatch
 from benchdash.series.schemas import SeriesRead
 
 router = APIRouter(prefix="/api/v1", tags=["series"], responses=ERRORS)
@@ -34,7 +37,7 @@ _IMAGES: dict[str, Any] = {
     responses={304: {"description": "Not modified (the If-None-Match ETag still holds)"}},
 )
 def read_series(
-    session: SessionDep,
+    session: ReadSessionDep,
     system: Annotated[str, Query(max_length=64, pattern=NO_NUL)],
     benchmark: Annotated[str, Query(max_length=300, pattern=NO_NUL)],
     metric: Annotated[str, Query(max_length=120, pattern=NO_NUL)],
@@ -86,6 +89,52 @@ def read_series(
 
 
 @router.get(
+    "/series/batch",
+    dependencies=[ReadAccess],
+    response_model=SeriesBatch,
+    responses={304: {"description": "Not modified (the If-None-Match ETag still holds)"}},
+)
+def read_series_batch(
+    session: SessionDep,
+    system: Annotated[str, Query(max_length=64, pattern=NO_NUL)],
+    branch: Annotated[str, Query(max_length=200, pattern=NO_NUL)] = "main",
+    testbed: TextQuery = None,
+    profile: Annotated[
+        str | None, Query(max_length=40, pattern=NO_NUL, description="Only this profile")
+    ] = None,
+    since: Annotated[datetime | None, Query(alias="from")] = None,
+    until: Annotated[datetime | None, Query(alias="to")] = None,
+    max_points: Annotated[int, Query(ge=10, le=1000, description="Per series")] = 200,
+    limit: Annotated[int, Query(ge=1, le=1000, description="Series at most")] = 500,
+    if_none_match: Annotated[str | None, Header(max_length=200)] = None,
+) -> Response:
+    """Every series of a system's branch on one testbed, in one answer (a system page).
+
+    Without `testbed` and `profile`, the view (testbed × profile) whose newest run is the most
+    recent is shown; with a testbed alone, every profile. `views` lists them all with counts.
+    Series come worst first (`state`: regressed, suspected, changed, steady), then by benchmark,
+    parameters and metric. Points are columns (one array per field, oldest first); `run` indexes
+    `runs`, shared by every series. Over `max_points`, a series keeps each bucket's lowest and
+    highest point, every warn/fail point and its newest point. The answer has an ETag.
+    """
+    query = series_queries.BatchQuery(
+        system=system,
+        branch=branch,
+        testbed=testbed,
+        profile=profile,
+        since=since,
+        until=until,
+        max_points=max_points,
+        limit=limit,
+    )
+    answer = series_queries.read_batch(session=session, query=query, if_none_match=if_none_match)
+    headers = {"ETag": answer.etag, "Cache-Control": "no-cache"}
+    if answer.body is None:
+        return Response(status_code=304, headers=headers)
+    return Response(answer.body, media_type="application/json", headers=headers)
+
+
+@router.get(
     "/series/image.{fmt}",
     dependencies=[ReadAccess],
     response_class=Response,
@@ -95,7 +144,7 @@ def read_series(
     },
 )
 def read_series_image(
-    session: SessionDep,
+    session: ReadSessionDep,
     fmt: Annotated[chart.ImageFormat, Path(description="svg or png")],
     system: Annotated[str, Query(max_length=64, pattern=NO_NUL)],
     benchmark: Annotated[str, Query(max_length=300, pattern=NO_NUL)],

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from datetime import datetime
+from enum import StrEnum
 from typing import Any, Literal
 
 from pydantic import BaseModel, Field
@@ -11,6 +12,7 @@ from benchdash.alerts.schemas import ChangeRead
 from benchdash.alerts.states import AlertStatus
 from benchdash.regression.engine import Level
 from benchdash.regression.model import Stage
+from benchdash.runs.environment import EnvironmentChange
 from benchdash.systems.schemas import Direction
 
 
@@ -69,3 +71,17 @@ class SeriesRead(BaseModel):
     changes: list[ChangeRead] = Field(
         default_factory=list, description="Accepted distribution changes: baseline restarts."
     )
+    environment_changes: list[EnvironmentChange] = Field(
+        default_factory=list,
+        description="Runs whose environment (compiler, kernel, CPU …) differs from the previous "
+        "run's on this testbed and branch, oldest first: marks on the chart.",
+    )
+
+
+class SeriesState(StrEnum):
+    """Where a series stands now, worst first: the page's order and its "only changed" toggle."""
+
+    REGRESSED = "regressed"  # an alert of the series is open or acknowledged
+    SUSPECTED = "suspected"  # its newest point crossed the floor, not yet confirmed
+    CHANGED = "changed"  # its newest point is warn, fail or improved (no open alert)
+    STEADY = "steady"

@@ -26,6 +26,7 @@ from benchdash.kit.arrays import typed_text
 from benchdash.kit.caching import etag_matches
 from benchdash.kit.errors import InvalidInput, NotFound
 from benchdash.regression.model import Stage
+from benchdash.runs import environment
 
 KEEP_LEVELS = ("warn", "fail")
 POINT_FIELDS = (
@@ -70,7 +71,8 @@ _SOME = typed_text(
 _SERIES = text(
     """SELECT s.id, t.name, b.id, b.name, b.parameters, b.params_key, mt.name, mt.unit,
         mt.direction, mt.warn_threshold, mt.fail_threshold,
-        (SELECT max(m.started_at) FROM measurement m WHERE m.series_id = s.id) AS last_at
+        (SELECT max(m.started_at) FROM measurement m WHERE m.series_id = s.id) AS last_at,
+        sy.id, br.id, s.testbed_id
     FROM system sy
     JOIN benchmark b ON b.system_id = sy.id
     JOIN metric mt ON mt.system_id = sy.id AND mt.name = :metric
@@ -235,5 +237,10 @@ def read_data(
         "points": [dict(zip(POINT_FIELDS, p, strict=True)) for p in points],
         "steps": steps,
         "changes": changes,
+        "environment_changes": environment.marks(
+            session=session, ids=row[12:15], since=query.since, until=query.until
+        )
+        if series_id
+        else [],
     }
     return SeriesData(body, etag)

@@ -6,34 +6,37 @@ from __future__ import annotations
 from fastapi import APIRouter
 
 from benchdash.auth import service as auth_service
-from benchdash.deps import OptionalPrincipal, ReadAccess, SessionDep
+from benchdash.deps import OptionalPrincipal, ReadAccess, ReadSessionDep, SessionDep
 from benchdash.kit.errors import InvalidInput
 from benchdash.kit.responses import ERRORS
 from benchdash.kit.validation import NamePath, SlugPath
 from benchdash.runs import service as run_service
-from benchdash.systems import manifest, queries
+from benchdash.systems import admin, manifest, queries
 from benchdash.systems import service as system_service
 from benchdash.systems.manifest import Manifest
 from benchdash.systems.read_models import SystemDetail, SystemRead
 from benchdash.systems.schemas import (
     BaselinePin,
     BranchRead,
+    ManifestView,
+    MetricAdmin,
     MetricRead,
     MetricUpdate,
     SystemRegistration,
+    SystemSettings,
 )
 
 router = APIRouter(prefix="/api/v1/systems", tags=["systems"], responses=ERRORS)
 
 
 @router.get("", response_model=list[SystemRead], dependencies=[ReadAccess])
-def read_systems(session: SessionDep) -> list[SystemRead]:
+def read_systems(session: ReadSessionDep) -> list[SystemRead]:
     """Every system with its latest run, open alerts and headline trend."""
     return queries.cards(session=session)
 
 
 @router.get("/{slug}", response_model=SystemDetail, dependencies=[ReadAccess])
-def read_system(slug: SlugPath, session: SessionDep) -> SystemDetail:
+def read_system(slug: SlugPath, session: ReadSessionDep) -> SystemDetail:
     """One system with its benchmarks, metrics, branches, testbeds and open alerts."""
     return queries.detail(session=session, slug=slug)
 
@@ -88,3 +91,31 @@ def pin_baseline(
     """Pin a run as the baseline of a branch, or unpin with null (trigger or admin)."""
     auth_service.require(principal, "trigger", slug)
     return run_service.pin_baseline(session=session, slug=slug, branch=branch, run_id=body.run_id)
+
+
+@router.get("/{slug}/manifest", response_model=ManifestView)
+def read_manifest(slug: SlugPath, session: SessionDep, principal: OptionalPrincipal) -> ManifestView:
+    """The manifest its runner registered (read-only) and the system's settings (admin)."""
+    auth_service.require(principal, "admin", slug)
+    system = system_service.get_by_slug(session=session, slug=slug)
+    return ManifestView(slug=system.slug, manifest=system.manifest, repository=system.repository)
+
+
+@router.get("/{slug}/metrics", response_model=list[MetricAdmin])
+def read_metrics(
+    slug: SlugPath, session: SessionDep, principal: OptionalPrincipal
+) -> list[MetricAdmin]:
+    """Every metric with thresholds, value range and who changed them last, when (admin)."""
+    auth_service.require(principal, "admin", slug)
+    return admin.metrics(session=session, slug=slug)
+
+
+@router.put("/{slug}/settings", response_model=SystemSettings)
+def update_settings(
+    slug: SlugPath, body: SystemSettings, session: SessionDep, principal: OptionalPrincipal
+) -> SystemSettings:
+    """Set the system's repository URL, so alerts link their commit range (admin, audited)."""
+    who = auth_service.require(principal, "admin", slug)
+    system = system_service.get_by_slug(session=session, slug=slug)
+    admin.set_repository(session=session, system=system, repository=body.repository, by=who.name)
+    return SystemSettings(repository=system.repository)

@@ -11,6 +11,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator, model_valida
 from sqlalchemy.orm import Session
 
 from benchdash.kit.validation import SafeJson, SafeStr
+from benchdash.systems import bounds
 from benchdash.systems import service as system_service
 from benchdash.systems.models import DEFAULT_THRESHOLDS, Metric, System
 
@@ -52,11 +53,21 @@ class ManifestMetric(BaseModel):
     direction: Literal["higher_is_better", "lower_is_better"]
     warn: float = Field(DEFAULT_THRESHOLDS.warn, gt=0, le=1000)
     fail: float = Field(DEFAULT_THRESHOLDS.fail, gt=0, le=1000)
+    min: float | None = Field(
+        None, description="The lowest value possible; an upload below it is refused."
+    )
+    max: float | None = Field(
+        None,
+        description="The highest value possible; an upload above it is refused. A `%` unit is "
+        "0–100 unless min or max say otherwise.",
+    )
 
     @model_validator(mode="after")
     def _ordered(self) -> ManifestMetric:
         if self.fail < self.warn:
             raise ValueError(f"metric {self.name}: fail ({self.fail}) below warn ({self.warn})")
+        if self.min is not None and self.max is not None and self.min > self.max:
+            raise ValueError(f"metric {self.name}: min ({self.min}) above max ({self.max})")
         return self
 
 
@@ -108,6 +119,13 @@ class Manifest(BaseModel):
         min_length=1, json_schema_extra=_profiles_schema
     )
     schedule: ManifestSchedule | None = None
+    repository: SafeStr | None = Field(
+        None,
+        max_length=500,
+        pattern=r"^https?://[^\s]+$",
+        description="Where the commits live (https://github.com/owner/repo): alerts link their "
+        "commit range there.",
+    )
     metrics: list[ManifestMetric] = Field(default_factory=list)
 
     @field_validator("profiles", mode="before")
@@ -138,11 +156,15 @@ def register(
     system.headline_benchmark = headline.get("benchmark")
     system.headline_metric = headline.get("metric")
     system.manifest = manifest.model_dump(mode="json")
+    system.repository = manifest.repository or system.repository
     declared: dict[str, tuple[str, str]] = {m.name: (m.unit, m.direction) for m in manifest.metrics}
     stored = system_service.ensure_metrics(session=session, system_id=system.id, declared=declared)
     for m in manifest.metrics:
         system_service.apply_thresholds(
             session=session, system=system, metric=stored[m.name], warn=m.warn, fail=m.fail, by=by
+        )
+        bounds.apply(
+            session=session, system=system, metric=stored[m.name], low=m.min, high=m.max, by=by
         )
     session.flush()
     return system, [stored[m.name] for m in manifest.metrics]

@@ -38,6 +38,8 @@ class System(Base):
     headline_benchmark: Mapped[str | None] = mapped_column(String(300))
     headline_metric: Mapped[str | None] = mapped_column(String(120))
     manifest: Mapped[dict[str, Any] | None] = mapped_column(JSONB)
+    # Where its commits live (https://github.com/o/r): alerts link their commit range there.
+    repository: Mapped[str | None] = mapped_column(String(500))
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
 
 
@@ -65,6 +67,10 @@ class Metric(Base):
             "direction IN ('higher_is_better', 'lower_is_better')", name="direction_known"
         ),
         CheckConstraint("warn_threshold > 0 AND fail_threshold >= warn_threshold", name="thr"),
+        CheckConstraint(
+            "min_value IS NULL OR max_value IS NULL OR min_value <= max_value",
+            name="bounds_ordered",
+        ),
     )
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
@@ -74,6 +80,9 @@ class Metric(Base):
     direction: Mapped[str] = mapped_column(String(20))
     warn_threshold: Mapped[float] = mapped_column(Float, default=DEFAULT_THRESHOLDS.warn)
     fail_threshold: Mapped[float] = mapped_column(Float, default=DEFAULT_THRESHOLDS.fail)
+    # The range a value can take (a `%` unit implies 0–100): an upload outside it is refused.
+    min_value: Mapped[float | None] = mapped_column(Float)
+    max_value: Mapped[float | None] = mapped_column(Float)
 
 
 class Testbed(Base):

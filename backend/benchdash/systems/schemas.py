@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, Field, field_validator
@@ -70,3 +71,39 @@ class SystemRegistration(BaseModel):
     name: str
     profiles: list[str]
     metrics: list[MetricRead]
+
+
+class ThresholdChange(BaseModel):
+    """The last audited change of a metric's thresholds or bounds: who and when."""
+
+    by: str
+    at: datetime
+    action: str
+    detail: dict[str, Any]
+
+
+class MetricAdmin(MetricRead):
+    """A metric with its value range and its last audited change."""
+
+    min_value: float | None = Field(description="The lowest value an upload may carry.")
+    max_value: float | None = Field(description="The highest value an upload may carry.")
+    last_change: ThresholdChange | None
+
+
+class SystemSettings(BaseModel):
+    """A system's settings an admin may change."""
+
+    repository: str | None = Field(
+        None,
+        max_length=500,
+        pattern=r"^https?://[^\s/]+/\S*$",
+        description="Where the commits live (https://github.com/owner/repo); null forgets it.",
+    )
+
+
+class ManifestView(BaseModel):
+    """The registered manifest of a system (read-only) and its settings."""
+
+    slug: str
+    manifest: dict[str, Any] | None = Field(description="null: no runner registered one.")
+    repository: str | None

@@ -1,7 +1,7 @@
 """Verdict sentences."""
 
 from benchdash.regression.engine import Baseline, Level, Thresholds
-from benchdash.regression.explain import describe_runs, explain_verdict
+from benchdash.regression.explain import describe_runs, explain_verdict, format_change
 from benchdash.regression.model import Floors, UploadVerdict
 
 
@@ -51,3 +51,13 @@ def test_the_two_stage_sentences_name_the_floor_and_the_stage() -> None:
     assert explain_verdict(short.verdict, unit="ns", direction="lower_is_better").endswith(
         "learning, not judged yet: 3 of the 10 runs needed to measure the noise."
     )
+
+
+def test_format_change_speaks_in_the_metrics_own_direction() -> None:
+    assert format_change(11.783, "higher_is_better", "req/s") == "−11.8 % req/s · worse"
+    assert format_change(11.783, "lower_is_better", "ms") == "+11.8 % ms · worse"
+    assert format_change(-3.0, "lower_is_better") == "−3.0 % · better"
+    assert format_change(-4, "higher_is_better") == "+4.0 % · better"
+    assert format_change(0.01, "higher_is_better") == "±0.0 %"
+    assert format_change(None, "higher_is_better") == "—"
+    assert format_change(float("nan"), "lower_is_better") == "—"

@@ -48,7 +48,7 @@ test.describe("bisection", () => {
         },
       ],
       branch,
-      commits.map((c, i) => c || `${i.toString(16).padStart(2, "0")}${branch.slice(-8)}`),
+      { commits: commits.map((c, i) => c || `${i.toString(16).padStart(2, "0")}${branch.slice(-8)}`) },
     );
     await signIn("/alerts?system=selftest");
     const alert = page.getByTestId("alert").filter({ hasText: branch });

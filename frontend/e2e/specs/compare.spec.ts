@@ -52,7 +52,7 @@ test.describe("compare", () => {
     await expect(page.getByRole("link", { name: `head #${head.run.id}` })).toBeVisible();
 
     // Another base: the first run; the choice is kept in the URL.
-    await page.getByLabel("Base").selectOption(String(first.run.id));
+    await page.getByLabel("Base run", { exact: true }).selectOption(String(first.run.id));
     await expect(page).toHaveURL(new RegExp(`base=${first.run.id}`));
     await expect(page.getByRole("link", { name: `base #${first.run.id}` })).toBeVisible();
     await expect(rows).toHaveCount(4);

@@ -71,10 +71,7 @@ test.describe("runs", () => {
     const row = page.locator(`[data-testid="run-row"][data-run="${runId}"]`);
     await expect(row).toContainText("completed");
     await expect(row).toContainText("web");
-    await page
-      .getByRole("group", { name: "Filter by state" })
-      .getByRole("button", { name: "failed" })
-      .click();
+    await page.getByTestId("runs-state").selectOption("failed");
     await expect(page).toHaveURL(/status=failed/);
     await expect(row).toHaveCount(0);
   });

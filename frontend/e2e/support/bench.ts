@@ -81,23 +81,28 @@ export class Bench {
     return (await r.json()) as T;
   }
 
-  /** Upload one run per value index of `series` (all series share the runs), an hour apart, ending now;
-   * `commits[i]`, when given, is run i's commit (else a random one). */
+  /**
+   * Upload one run per value index of `series` (all series share the runs), an hour apart, ending
+   * now (or `on.hoursAgo` hours ago), on the e2e testbed and quick profile unless `on` names others;
+   * `on.commits[i]`, when given, is run i's commit (else a random one).
+   */
   async seedRuns(
     system: string,
     series: SeriesSpec[],
     branch = "main",
-    commits: string[] = [],
+    on: { testbed?: string; profile?: string; hoursAgo?: number; commits?: string[] } = {},
   ): Promise<Ingest[]> {
     const runs = Math.max(...series.map((s) => s.values.length));
-    const start = Date.now() - runs * HOUR;
+    const start = Date.now() - (runs + (on.hoursAgo ?? 0)) * HOUR;
     const out: Ingest[] = [];
     for (let i = 0; i < runs; i++) {
       const at = new Date(start + i * HOUR).toISOString();
       const run = {
-        external_id: `${system}-${branch}-${i}`,
-        commit: commits[i] ?? randomBytes(5).toString("hex"),
+        external_id: `${system}-${branch}-${on.testbed ?? ""}${on.profile ?? ""}${i}`,
+        commit: on.commits?.[i] ?? randomBytes(5).toString("hex"),
         branch,
+        ...(on.testbed ? { testbed: on.testbed } : {}),
+        ...(on.profile ? { profile: on.profile } : {}),
         trigger: "ci" as const,
         started_at: at,
         finished_at: at,

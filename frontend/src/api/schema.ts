@@ -128,6 +128,94 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/auth/tokens": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List Tokens
+         * @description Every API token, newest first: prefixes, scopes and use, never secrets (admin).
+         */
+        get: operations["auth-list_tokens"];
+        put?: never;
+        /**
+         * Create Token
+         * @description Create a token; its full text is in this answer only, never again (admin, audited).
+         */
+        post: operations["auth-create_token"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/auth/tokens/{token_id}/revoke": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Revoke Token
+         * @description Revoke a token: it stops working within seconds (admin, audited).
+         */
+        post: operations["auth-revoke_token"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/auth/users": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List Users
+         * @description Every user, by name (admin).
+         */
+        get: operations["auth-list_users"];
+        put?: never;
+        /**
+         * Create User
+         * @description Create a user (password of 12+ characters); 409 when the name is taken (admin, audited).
+         */
+        post: operations["auth-create_user"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/auth/users/{user_id}/disabled": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Set User Disabled
+         * @description Disable a user (their sessions end; they cannot sign in) or enable them (admin, audited).
+         */
+        put: operations["auth-set_user_disabled"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/badges/{system}.svg": {
         parameters: {
             query?: never;
@@ -228,6 +316,91 @@ export interface paths {
         get: operations["runs-read_comparison"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/notifications/subscriptions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read Subscriptions
+         * @description Subscriptions, of one system or every one (trigger scope).
+         */
+        get: operations["notifications-read_subscriptions"];
+        put?: never;
+        /**
+         * Create Subscription
+         * @description Subscribe a webhook, Slack or e-mail channel (admin scope); a webhook's signing secret
+         *     is in this answer only.
+         */
+        post: operations["notifications-create_subscription"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/notifications/subscriptions/{subscription_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete Subscription
+         * @description Delete a subscription and its delivery log (admin scope).
+         */
+        delete: operations["notifications-delete_subscription"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/notifications/subscriptions/{subscription_id}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read Deliveries
+         * @description The subscription's delivery log, newest first (trigger scope).
+         */
+        get: operations["notifications-read_deliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/notifications/subscriptions/{subscription_id}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send Test
+         * @description Queue a test notification to this subscription (admin scope); see its log.
+         */
+        post: operations["notifications-send_test"];
         delete?: never;
         options?: never;
         head?: never;
@@ -396,6 +569,33 @@ export interface paths {
          *     The answer has an ETag; send it back in If-None-Match to get 304 while nothing changed.
          */
         get: operations["series-read_series"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/series/batch": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read Series Batch
+         * @description Every series of a system's branch on one testbed, in one answer (a system page).
+         *
+         *     Without `testbed` and `profile`, the view (testbed × profile) whose newest run is the most
+         *     recent is shown; with a testbed alone, every profile. `views` lists them all with counts.
+         *     Series come worst first (`state`: regressed, suspected, changed, steady), then by benchmark,
+         *     parameters and metric. Points are columns (one array per field, oldest first); `run` indexes
+         *     `runs`, shared by every series. Over `max_points`, a series keeps each bucket's lowest and
+         *     highest point, every warn/fail point and its newest point. The answer has an ETag.
+         */
+        get: operations["series-read_series_batch"];
         put?: never;
         post?: never;
         delete?: never;
@@ -575,12 +775,36 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * Read Manifest
+         * @description The manifest its runner registered (read-only) and the system's settings (admin).
+         */
+        get: operations["systems-read_manifest"];
         /**
          * Register Manifest
          * @description Register a runner manifest and its thresholds (runner agents: token with the agent scope).
          */
         put: operations["systems-register_manifest"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/systems/{slug}/metrics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read Metrics
+         * @description Every metric with thresholds, value range and who changed them last, when (admin).
+         */
+        get: operations["systems-read_metrics"];
+        put?: never;
         post?: never;
         delete?: never;
         options?: never;
@@ -601,6 +825,26 @@ export interface paths {
          * @description Set a metric's warn and fail thresholds (admin).
          */
         put: operations["systems-update_metric"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/systems/{slug}/settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Update Settings
+         * @description Set the system's repository URL, so alerts link their commit range (admin, audited).
+         */
+        put: operations["systems-update_settings"];
         post?: never;
         delete?: never;
         options?: never;
@@ -737,6 +981,11 @@ export interface components {
              */
             commit: string | null;
             /**
+             * Commits Url
+             * @description The commit range last_good_commit...commit in the system's repository (null when the system names no repository or a commit is unknown).
+             */
+            commits_url?: string | null;
+            /**
              * Confirmed By
              * @description change-point, persistence or re-runs (null: opened before 0004).
              */
@@ -822,6 +1071,112 @@ export interface components {
         BaselinePin: {
             /** Run Id */
             run_id: number | null;
+        };
+        /**
+         * BatchPoints
+         * @description A series' points as columns, oldest first: one array per field, all of one length.
+         */
+        BatchPoints: {
+            /** Baseline */
+            baseline: (number | null)[];
+            /** Change Pct */
+            change_pct: (number | null)[];
+            /** Level */
+            level: (components["schemas"]["Level"] | null)[];
+            /** Max */
+            max: (number | null)[];
+            /** Min */
+            min: (number | null)[];
+            /** N */
+            n: number[];
+            /** P Value */
+            p_value: (number | null)[];
+            /**
+             * Run
+             * @description Each point's index into `runs`.
+             */
+            run: number[];
+            /** Stage */
+            stage: (components["schemas"]["Stage"] | null)[];
+            /** Stddev */
+            stddev: (number | null)[];
+            /** Value */
+            value: number[];
+        };
+        /**
+         * BatchRuns
+         * @description The runs the answer's points belong to, as columns; a series' `run` indexes them.
+         */
+        BatchRuns: {
+            /** Commit */
+            commit: (string | null)[];
+            /** Id */
+            id: number[];
+            /**
+             * T
+             * @description When each run started, Unix time in milliseconds.
+             */
+            t: number[];
+        };
+        /**
+         * BatchSeries
+         * @description One series of the page: its key, its state and its points as columns (oldest first).
+         */
+        BatchSeries: {
+            /** Benchmark */
+            benchmark: string;
+            /** Benchmark Id */
+            benchmark_id: number;
+            /** Changes */
+            changes?: components["schemas"]["ChangeRead"][];
+            /** Downsampled */
+            downsampled: boolean;
+            /** Metric */
+            metric: string;
+            /** Parameters */
+            parameters: {
+                [key: string]: unknown;
+            };
+            /**
+             * Params Key
+             * @description Canonical JSON of the parameters.
+             */
+            params_key: string;
+            points: components["schemas"]["BatchPoints"];
+            state: components["schemas"]["SeriesState"];
+            /** Steps */
+            steps?: components["schemas"]["SeriesStep"][];
+            /**
+             * Total
+             * @description Points in range before downsampling.
+             */
+            total: number;
+        };
+        /**
+         * BatchView
+         * @description One testbed × profile of the branch, for the page's selector.
+         */
+        BatchView: {
+            /**
+             * Last At
+             * Format: date-time
+             * @description When its newest run started.
+             */
+            last_at: string;
+            /** Profile */
+            profile: string | null;
+            /**
+             * Runs
+             * @description Runs with measurements on this testbed and profile.
+             */
+            runs: number;
+            /**
+             * Series
+             * @description Series of the branch on this testbed.
+             */
+            series: number;
+            /** Testbed */
+            testbed: string;
         };
         /**
          * BenchmarkRead
@@ -1039,6 +1394,12 @@ export interface components {
             run_id: number;
         };
         /**
+         * Channel
+         * @description Where a subscription sends.
+         * @enum {string}
+         */
+        Channel: "webhook" | "slack" | "email";
+        /**
          * CommitIn
          * @description One commit of the range as the agent's repository has it.
          */
@@ -1134,6 +1495,40 @@ export interface components {
             subject: string;
         };
         /**
+         * DeliveryRead
+         * @description One line of a subscription's delivery log.
+         */
+        DeliveryRead: {
+            /** Attempts */
+            attempts: number;
+            /**
+             * Created At
+             * Format: date-time
+             */
+            created_at: string;
+            /** Delivered At */
+            delivered_at: string | null;
+            event: components["schemas"]["Event"];
+            /**
+             * Id
+             * @description The delivery id receivers see (Benchdash-Delivery)
+             */
+            id: string;
+            /** Last Attempt At */
+            last_attempt_at: string | null;
+            /** Last Error */
+            last_error: string | null;
+            status: components["schemas"]["DeliveryStatus"];
+            /** Title */
+            title: string | null;
+        };
+        /**
+         * DeliveryStatus
+         * @description pending → sending → delivered, or → retrying → sending … → failed after the last try.
+         * @enum {string}
+         */
+        DeliveryStatus: "pending" | "sending" | "retrying" | "delivered" | "failed";
+        /**
          * DocumentIn
          * @description A `benchdash/v1` result document: one run of one system.
          */
@@ -1167,6 +1562,47 @@ export interface components {
         EndEvent: {
             status: components["schemas"]["RunStatus"];
         };
+        /**
+         * EnvironmentChange
+         * @description A run whose environment differs from the previous run's on its testbed and branch.
+         */
+        EnvironmentChange: {
+            /** Diffs */
+            diffs: components["schemas"]["EnvironmentDiff"][];
+            /** Previous Run Id */
+            previous_run_id: number;
+            /** Run Id */
+            run_id: number;
+            /**
+             * T
+             * Format: date-time
+             * @description When the run started.
+             */
+            t: string;
+            /**
+             * Text
+             * @description The change in words, e.g. "rustc 1.95 → 1.96".
+             */
+            text: string;
+        };
+        /**
+         * EnvironmentDiff
+         * @description One field of the environment that changed.
+         */
+        EnvironmentDiff: {
+            /** After */
+            after: unknown;
+            /** Before */
+            before: unknown;
+            /** Key */
+            key: string;
+        };
+        /**
+         * Event
+         * @description What happened.
+         * @enum {string}
+         */
+        Event: "alert.opened" | "alert.resolved" | "run.failed" | "test";
         /**
          * FieldError
          * @description One invalid field: where it is and what is wrong.
@@ -1242,6 +1678,11 @@ export interface components {
             profiles: {
                 [key: string]: components["schemas"]["ManifestProfile"];
             };
+            /**
+             * Repository
+             * @description Where the commits live (https://github.com/owner/repo): alerts link their commit range there.
+             */
+            repository?: string | null;
             schedule?: components["schemas"]["ManifestSchedule"] | null;
             /** System */
             system: string;
@@ -1261,6 +1702,16 @@ export interface components {
              * @default 10
              */
             fail: number;
+            /**
+             * Max
+             * @description The highest value possible; an upload above it is refused. A `%` unit is 0–100 unless min or max say otherwise.
+             */
+            max?: number | null;
+            /**
+             * Min
+             * @description The lowest value possible; an upload below it is refused.
+             */
+            min?: number | null;
             /** Name */
             name: string;
             /** Unit */
@@ -1307,6 +1758,53 @@ export interface components {
              * @default quick
              */
             profile: string;
+        };
+        /**
+         * ManifestView
+         * @description The registered manifest of a system (read-only) and its settings.
+         */
+        ManifestView: {
+            /**
+             * Manifest
+             * @description null: no runner registered one.
+             */
+            manifest: {
+                [key: string]: unknown;
+            } | null;
+            /** Repository */
+            repository: string | null;
+            /** Slug */
+            slug: string;
+        };
+        /**
+         * MetricAdmin
+         * @description A metric with its value range and its last audited change.
+         */
+        MetricAdmin: {
+            /**
+             * Direction
+             * @enum {string}
+             */
+            direction: "higher_is_better" | "lower_is_better";
+            /** Fail Threshold */
+            fail_threshold: number;
+            last_change: components["schemas"]["ThresholdChange"] | null;
+            /**
+             * Max Value
+             * @description The highest value an upload may carry.
+             */
+            max_value: number | null;
+            /**
+             * Min Value
+             * @description The lowest value an upload may carry.
+             */
+            min_value: number | null;
+            /** Name */
+            name: string;
+            /** Unit */
+            unit: string;
+            /** Warn Threshold */
+            warn_threshold: number;
         };
         /**
          * MetricIn
@@ -1572,6 +2070,8 @@ export interface components {
             environment: {
                 [key: string]: unknown;
             } | null;
+            /** @description How this run's environment differs from the previous run's on its testbed and branch (compiler, kernel, CPU …), or null when it does not. */
+            environment_change?: components["schemas"]["EnvironmentChange"] | null;
             /**
              * External Id
              * @description The uploader's idempotency key.
@@ -1902,6 +2402,39 @@ export interface components {
          */
         RunTrigger: "ci" | "manual" | "schedule" | "web" | "rerun" | "bisect" | "demo";
         /**
+         * SeriesBatch
+         * @description Every series of a system's branch on one testbed (and profile), worst first.
+         */
+        SeriesBatch: {
+            /** Branch */
+            branch: string;
+            /**
+             * Profile
+             * @description The profile shown (null: every profile).
+             */
+            profile: string | null;
+            runs: components["schemas"]["BatchRuns"];
+            /** Series */
+            series: components["schemas"]["BatchSeries"][];
+            /** System */
+            system: string;
+            /**
+             * Testbed
+             * @description The testbed shown: asked for, or the default view's.
+             */
+            testbed: string | null;
+            /**
+             * Truncated
+             * @description More series matched than `limit`; the worst are kept.
+             */
+            truncated: boolean;
+            /**
+             * Views
+             * @description Every testbed × profile, newest first.
+             */
+            views: components["schemas"]["BatchView"][];
+        };
+        /**
          * SeriesPoint
          * @description One run's value of the series, with spread and verdict.
          */
@@ -1959,6 +2492,11 @@ export interface components {
             direction: "higher_is_better" | "lower_is_better";
             /** Downsampled */
             downsampled: boolean;
+            /**
+             * Environment Changes
+             * @description Runs whose environment (compiler, kernel, CPU …) differs from the previous run's on this testbed and branch, oldest first: marks on the chart.
+             */
+            environment_changes?: components["schemas"]["EnvironmentChange"][];
             /** Fail Threshold */
             fail_threshold: number;
             /** Metric */
@@ -1995,6 +2533,12 @@ export interface components {
             /** Warn Threshold */
             warn_threshold: number;
         };
+        /**
+         * SeriesState
+         * @description Where a series stands now, worst first: the page's order and its "only changed" toggle.
+         * @enum {string}
+         */
+        SeriesState: "regressed" | "suspected" | "changed" | "steady";
         /**
          * SeriesStep
          * @description A confirmed step of the series: the alert that names its first bad run.
@@ -2108,6 +2652,89 @@ export interface components {
             verdict: components["schemas"]["Verdict"];
         };
         /**
+         * SubscriptionCreate
+         * @description A new subscription; `target` is the webhook or Slack URL, or the e-mail address.
+         */
+        SubscriptionCreate: {
+            /**
+             * Branch
+             * @description Only this branch (default: every branch)
+             */
+            branch?: string | null;
+            channel: components["schemas"]["Channel"];
+            /** Events */
+            events?: components["schemas"]["Event"][];
+            /** Name */
+            name: string;
+            /** System */
+            system: string;
+            /** Target */
+            target: string;
+        };
+        /**
+         * SubscriptionCreated
+         * @description The answer to creating one: a webhook's signing secret, shown this once.
+         */
+        SubscriptionCreated: {
+            /**
+             * Branch
+             * @description Only this branch (default: every branch)
+             */
+            branch?: string | null;
+            channel: components["schemas"]["Channel"];
+            /**
+             * Created At
+             * Format: date-time
+             */
+            created_at: string;
+            /** Created By */
+            created_by: string;
+            /** Events */
+            events?: components["schemas"]["Event"][];
+            /** Id */
+            id: number;
+            /** Name */
+            name: string;
+            /**
+             * Secret
+             * @description The webhook's HMAC-SHA256 signing secret; not shown again
+             */
+            secret?: string | null;
+            /** System */
+            system: string;
+            /** Target */
+            target: string;
+        };
+        /**
+         * SubscriptionRead
+         * @description A subscription as listed: a Slack URL masked, a webhook's secret never shown.
+         */
+        SubscriptionRead: {
+            /**
+             * Branch
+             * @description Only this branch (default: every branch)
+             */
+            branch?: string | null;
+            channel: components["schemas"]["Channel"];
+            /**
+             * Created At
+             * Format: date-time
+             */
+            created_at: string;
+            /** Created By */
+            created_by: string;
+            /** Events */
+            events?: components["schemas"]["Event"][];
+            /** Id */
+            id: number;
+            /** Name */
+            name: string;
+            /** System */
+            system: string;
+            /** Target */
+            target: string;
+        };
+        /**
          * SystemDetail
          * @description A system with its benchmarks, metrics, branches, testbeds and open alerts.
          */
@@ -2189,6 +2816,149 @@ export interface components {
             slug: string;
         };
         /**
+         * SystemSettings
+         * @description A system's settings an admin may change.
+         */
+        SystemSettings: {
+            /**
+             * Repository
+             * @description Where the commits live (https://github.com/owner/repo); null forgets it.
+             */
+            repository?: string | null;
+        };
+        /**
+         * ThresholdChange
+         * @description The last audited change of a metric's thresholds or bounds: who and when.
+         */
+        ThresholdChange: {
+            /** Action */
+            action: string;
+            /**
+             * At
+             * Format: date-time
+             */
+            at: string;
+            /** By */
+            by: string;
+            /** Detail */
+            detail: {
+                [key: string]: unknown;
+            };
+        };
+        /**
+         * TokenCreate
+         * @description A token to create.
+         */
+        TokenCreate: {
+            /** Name */
+            name: string;
+            /** Scopes */
+            scopes: ("upload" | "agent" | "trigger" | "admin")[];
+            /**
+             * Systems
+             * @description Empty: every system.
+             */
+            systems?: string[];
+        };
+        /**
+         * TokenCreated
+         * @description A new token: `token` is its full text, shown this once and never again.
+         */
+        TokenCreated: {
+            /**
+             * Created At
+             * Format: date-time
+             */
+            created_at: string;
+            /** Id */
+            id: number;
+            /** Last Used At */
+            last_used_at: string | null;
+            /** Name */
+            name: string;
+            /**
+             * Prefix
+             * @description The token's public part: bd_<prefix>_…
+             */
+            prefix: string;
+            /** Revoked At */
+            revoked_at: string | null;
+            /** Scopes */
+            scopes: string[];
+            /**
+             * Systems
+             * @description The systems it may act on; empty: every system.
+             */
+            systems: string[];
+            /** Token */
+            token: string;
+        };
+        /**
+         * TokenRead
+         * @description An API token as an admin sees it: its prefix, never its secret.
+         */
+        TokenRead: {
+            /**
+             * Created At
+             * Format: date-time
+             */
+            created_at: string;
+            /** Id */
+            id: number;
+            /** Last Used At */
+            last_used_at: string | null;
+            /** Name */
+            name: string;
+            /**
+             * Prefix
+             * @description The token's public part: bd_<prefix>_…
+             */
+            prefix: string;
+            /** Revoked At */
+            revoked_at: string | null;
+            /** Scopes */
+            scopes: string[];
+            /**
+             * Systems
+             * @description The systems it may act on; empty: every system.
+             */
+            systems: string[];
+        };
+        /**
+         * UserAdminRead
+         * @description A user as an admin sees it.
+         */
+        UserAdminRead: {
+            /**
+             * Created At
+             * Format: date-time
+             */
+            created_at: string;
+            /** Disabled At */
+            disabled_at: string | null;
+            /** Id */
+            id: number;
+            /** Is Admin */
+            is_admin: boolean;
+            /** Username */
+            username: string;
+        };
+        /**
+         * UserCreate
+         * @description A user to create.
+         */
+        UserCreate: {
+            /**
+             * Is Admin
+             * @default false
+             */
+            is_admin: boolean;
+            /** Password */
+            password: string;
+            /** Username */
+            username: string;
+        };
+        /**
          * UserRead
          * @description The signed-in user.
          */
@@ -2197,6 +2967,14 @@ export interface components {
             is_admin: boolean;
             /** Username */
             username: string;
+        };
+        /**
+         * UserState
+         * @description Whether a user is disabled.
+         */
+        UserState: {
+            /** Disabled */
+            disabled: boolean;
         };
         /**
          * Verdict
@@ -2986,6 +3764,562 @@ export interface operations {
             };
         };
     };
+    "auth-list_tokens": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TokenRead"][];
+                };
+            };
+            /** @description Bad request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Invalid input */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+        };
+    };
+    "auth-create_token": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TokenCreate"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TokenCreated"];
+                };
+            };
+            /** @description Bad request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Invalid input */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+        };
+    };
+    "auth-revoke_token": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                token_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TokenRead"];
+                };
+            };
+            /** @description Bad request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Invalid input */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+        };
+    };
+    "auth-list_users": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UserAdminRead"][];
+                };
+            };
+            /** @description Bad request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Invalid input */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+        };
+    };
+    "auth-create_user": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UserCreate"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UserAdminRead"];
+                };
+            };
+            /** @description Bad request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Invalid input */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+        };
+    };
+    "auth-set_user_disabled": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                user_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UserState"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UserAdminRead"];
+                };
+            };
+            /** @description Bad request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Invalid input */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+        };
+    };
     "badges-read_badge": {
         parameters: {
             query?: {
@@ -3392,6 +4726,471 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Comparison"];
+                };
+            };
+            /** @description Bad request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Invalid input */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+        };
+    };
+    "notifications-read_subscriptions": {
+        parameters: {
+            query?: {
+                system?: string | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SubscriptionRead"][];
+                };
+            };
+            /** @description Bad request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Invalid input */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+        };
+    };
+    "notifications-create_subscription": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SubscriptionCreate"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SubscriptionCreated"];
+                };
+            };
+            /** @description Bad request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Invalid input */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+        };
+    };
+    "notifications-delete_subscription": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A subscription id. */
+                subscription_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Bad request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Invalid input */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+        };
+    };
+    "notifications-read_deliveries": {
+        parameters: {
+            query?: {
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                /** @description A subscription id. */
+                subscription_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeliveryRead"][];
+                };
+            };
+            /** @description Bad request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Invalid input */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+        };
+    };
+    "notifications-send_test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A subscription id. */
+                subscription_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeliveryRead"];
                 };
             };
             /** @description Bad request */
@@ -4352,6 +6151,117 @@ export interface operations {
             };
         };
     };
+    "series-read_series_batch": {
+        parameters: {
+            query: {
+                system: string;
+                branch?: string;
+                testbed?: string | null;
+                /** @description Only this profile */
+                profile?: string | null;
+                from?: string | null;
+                to?: string | null;
+                /** @description Per series */
+                max_points?: number;
+                /** @description Series at most */
+                limit?: number;
+            };
+            header?: {
+                "if-none-match"?: string | null;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SeriesBatch"];
+                };
+            };
+            /** @description Not modified (the If-None-Match ETag still holds) */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Bad request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Invalid input */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+        };
+    };
     "series-accept_change": {
         parameters: {
             query?: never;
@@ -5124,6 +7034,99 @@ export interface operations {
             };
         };
     };
+    "systems-read_manifest": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A system slug. */
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ManifestView"];
+                };
+            };
+            /** @description Bad request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Invalid input */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+        };
+    };
     "systems-register_manifest": {
         parameters: {
             query?: never;
@@ -5147,6 +7150,99 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["SystemRegistration"];
+                };
+            };
+            /** @description Bad request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Invalid input */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+        };
+    };
+    "systems-read_metrics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A system slug. */
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MetricAdmin"][];
                 };
             };
             /** @description Bad request */
@@ -5320,6 +7416,103 @@ export interface operations {
             };
         };
     };
+    "systems-update_settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A system slug. */
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SystemSettings"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SystemSettings"];
+                };
+            };
+            /** @description Bad request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Invalid input */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+        };
+    };
     "health-read_health": {
         parameters: {
             query?: never;
@@ -5386,9 +7579,13 @@ export const alertReadDirectionValues: ReadonlyArray<FlattenedDeepRequired<compo
 export const alertReadLevelValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["AlertRead"]["level"]> = ["warn", "fail"];
 export const alertStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["AlertStatus"]> = ["open", "acknowledged", "resolved"];
 export const bisectStateValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["BisectState"]> = ["running", "found", "cannot_bisect", "failed", "cancelled"];
+export const channelValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Channel"]> = ["webhook", "slack", "email"];
 export const compareRowDirectionValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["CompareRow"]["direction"]> = ["higher_is_better", "lower_is_better"];
+export const deliveryStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["DeliveryStatus"]> = ["pending", "sending", "retrying", "delivered", "failed"];
+export const eventValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Event"]> = ["alert.opened", "alert.resolved", "run.failed", "test"];
 export const levelValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Level"]> = ["ok", "improved", "warn", "fail", "noisy", "unstable", "learning", "no_baseline"];
 export const manifestMetricDirectionValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ManifestMetric"]["direction"]> = ["higher_is_better", "lower_is_better"];
+export const metricAdminDirectionValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["MetricAdmin"]["direction"]> = ["higher_is_better", "lower_is_better"];
 export const metricInDirectionValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["MetricIn"]["direction"]> = ["higher_is_better", "lower_is_better"];
 export const metricReadDirectionValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["MetricRead"]["direction"]> = ["higher_is_better", "lower_is_better"];
 export const runCreateTriggerValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["RunCreate"]["trigger"]> = ["web", "schedule"];
@@ -5396,8 +7593,10 @@ export const runReportStatusAnyOf0Values: ReadonlyArray<FlattenedDeepRequired<co
 export const runStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["RunStatus"]> = ["queued", "building", "running", "uploading", "completed", "failed", "cancelled", "timed_out"];
 export const runTriggerValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["RunTrigger"]> = ["ci", "manual", "schedule", "web", "rerun", "bisect", "demo"];
 export const seriesReadDirectionValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["SeriesRead"]["direction"]> = ["higher_is_better", "lower_is_better"];
+export const seriesStateValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["SeriesState"]> = ["regressed", "suspected", "changed", "steady"];
 export const seriesStepLevelValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["SeriesStep"]["level"]> = ["warn", "fail"];
 export const sparklineDirectionValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Sparkline"]["direction"]> = ["higher_is_better", "lower_is_better"];
 export const stageValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Stage"]> = ["suspected", "confirmed", "dismissed"];
+export const tokenCreateScopesValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["TokenCreate"]["scopes"]> = ["upload", "agent", "trigger", "admin"];
 export const verdictValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Verdict"]> = ["pending", "good", "bad", "ambiguous", "skipped", "failed", "cancelled"];
 export const verdictReadDirectionValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["VerdictRead"]["direction"]> = ["higher_is_better", "lower_is_better"];

@@ -15,6 +15,7 @@ export const ALERT_STATUSES = alertStatusValues;
 export type AlertStatus = Schemas["AlertStatus"];
 
 export type Level = Schemas["Level"];
+export type Stage = Schemas["Stage"];
 
 const FINAL: ReadonlySet<string> = new Set<RunStatus>(["completed", "failed", "cancelled", "timed_out"]);
 

@@ -35,6 +35,11 @@ export function Layout() {
           <NavLink to="/compare" className={navClass}>
             Compare
           </NavLink>
+          {user?.is_admin ? (
+            <NavLink to="/admin" className={navClass}>
+              Admin
+            </NavLink>
+          ) : null}
         </nav>
         <UserMenu user={user} pending={me.isPending} />
       </header>

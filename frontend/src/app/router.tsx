@@ -1,8 +1,10 @@
 import { createBrowserRouter } from "react-router";
 import { Layout } from "@/app/Layout";
+import { AdminRoute } from "@/routes/admin";
 import { AlertsRoute } from "@/routes/alerts";
 import { CompareRoute } from "@/routes/compare";
 import { NotFoundRoute } from "@/routes/notFound";
+import { NotificationsRoute } from "@/routes/notifications";
 import { OverviewRoute } from "@/routes/overview";
 import { RunRoute } from "@/routes/run";
 import { RunsRoute } from "@/routes/runs";
@@ -19,6 +21,8 @@ export const router = createBrowserRouter([
       { path: "/runs/:runId", element: <RunRoute /> },
       { path: "/compare", element: <CompareRoute /> },
       { path: "/alerts", element: <AlertsRoute /> },
+      { path: "/admin", element: <AdminRoute /> },
+      { path: "/notifications", element: <NotificationsRoute /> },
       { path: "/sign-in", element: <SignInRoute /> },
       { path: "*", element: <NotFoundRoute /> },
     ],

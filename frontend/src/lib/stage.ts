@@ -3,9 +3,10 @@
  * opens only once the step is confirmed (a change point, the next runs staying worse, or
  * re-runs of the same commit); a suspected point its re-runs did not confirm is dismissed.
  */
+import type { Stage } from "@/api/types";
 import { formatNumber } from "@/lib/format";
 
-export type Stage = "suspected" | "confirmed" | "dismissed";
+export type { Stage };
 
 export interface StageInfo {
   label: string;
@@ -27,9 +28,9 @@ export const STAGES: Record<Stage, StageInfo> = {
   },
 };
 
-/** The stage for any string the API sends; null (and anything unknown) when the point was not staged. */
-export function toStage(stage: string | null | undefined): Stage | null {
-  return stage && stage in STAGES ? (stage as Stage) : null;
+/** The point's stage (the API's `Stage`); null when the point was not staged. */
+export function toStage(stage: Stage | null | undefined): Stage | null {
+  return stage ?? null;
 }
 
 const CONFIRMED_BY: Record<string, string> = {

@@ -1,3 +1,4 @@
+import type { Level } from "@/api/types";
 import {
   Bar,
   BarChart,
@@ -17,7 +18,7 @@ import { LEVELS, toLevel } from "@/lib/verdict";
 export interface ChangeBar {
   label: string;
   change_pct: number | null;
-  level: string | null;
+  level: Level | null;
   direction: string;
 }
 

@@ -19,7 +19,7 @@ export function markShape(m: Mark) {
     const dx = m.anchor === "start" ? 4 : -4;
     return (
       <g
-        data-testid={m.kind === "step" ? "step-marker" : "change-marker"}
+        data-testid={`${m.kind}-marker`}
         data-run={m.runId}
         data-level={m.level ?? undefined}
         data-status={m.status ?? undefined}
@@ -32,7 +32,7 @@ export function markShape(m: Mark) {
           y2={y2}
           stroke={m.color}
           strokeWidth={m.kind === "step" ? 1.6 : 1.4}
-          strokeDasharray={m.dashed ? "6 4" : undefined}
+          strokeDasharray={m.kind === "environment" ? "2 3" : m.dashed ? "6 4" : undefined}
           strokeOpacity={m.muted ? 0.7 : 1}
         />
         <text

@@ -1,3 +1,4 @@
+import type { Level } from "@/api/types";
 import { MarkerIcon } from "@/components/charts/Marker";
 import styles from "@/components/charts/Sparkline.module.css";
 import { color } from "@/lib/tokens";
@@ -5,7 +6,7 @@ import { LEVELS, toLevel } from "@/lib/verdict";
 
 interface SparklineProps {
   values: readonly number[];
-  level?: string | null;
+  level?: Level | null;
   width?: number;
   height?: number;
   label: string;

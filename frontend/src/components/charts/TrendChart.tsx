@@ -1,7 +1,12 @@
-import { useMemo, useRef } from "react";
+import { useEffect, useMemo, useRef, type RefObject } from "react";
 import { Area, Brush, CartesianGrid, ComposedChart, Line, Tooltip, XAxis, YAxis } from "recharts";
 import { markLines } from "@/components/charts/MarkLines";
-import { placeMarks, type ChangeInput, type StepInput } from "@/components/charts/marks";
+import {
+  placeMarks,
+  type ChangeInput,
+  type EnvironmentInput,
+  type StepInput,
+} from "@/components/charts/marks";
 import { trendDot } from "@/components/charts/TrendDot";
 import { TrendTooltip } from "@/components/charts/TrendTooltip";
 import { usePaintMark } from "@/components/charts/usePaintMark";
@@ -24,7 +29,32 @@ interface TrendChartProps {
   steps?: readonly StepInput[];
   /** Accepted distribution changes, marked (dashed) where the baseline restarts. */
   changes?: readonly ChangeInput[];
+  /** Environment changes on the testbed (compiler, kernel, CPU …), marked (dotted) at their run. */
+  environment?: readonly EnvironmentInput[];
   height?: number;
+  /** False on pages of many charts: the chart (and its brush) leave the Tab order to the card's title. */
+  tabbable?: boolean;
+}
+
+const TICK_FONT_PX = 11;
+
+/** A y tick on one line (Recharts wraps a label wider than the axis at its spaces: "14.4k / req/s"). */
+function YTick({
+  x,
+  y,
+  payload,
+  format,
+}: {
+  x?: number;
+  y?: number;
+  payload?: { value: number };
+  format: (v: number) => string;
+}) {
+  return (
+    <text data-testid="y-tick" x={x} y={y} dy={4} textAnchor="end" fontSize={TICK_FONT_PX} fill={color.muted}>
+      {payload ? format(payload.value) : ""}
+    </text>
+  );
 }
 
 /** A series over time: value line, min–max band, baseline, warn/fail zones, verdict markers, steps and changes. */
@@ -40,18 +70,30 @@ export function TrendChart(props: TrendChartProps) {
     onPointClick,
     steps,
     changes,
+    environment,
     height = 230,
+    tabbable = true,
   } = props;
   const { data, domain, ticks, xTicks } = useMemo(
     () => prepareTrend(points, { direction, warn: warnThreshold, fail: failThreshold }),
     [points, direction, warnThreshold, failThreshold],
   );
-  const marks = useMemo(() => placeMarks(data, steps, changes, direction), [data, steps, changes, direction]);
+  const marks = useMemo(
+    () => placeMarks(data, steps, changes, direction, environment),
+    [data, steps, changes, direction, environment],
+  );
   const ref = useRef<HTMLDivElement>(null);
   const tickDigits = digitsForStep(domain[1], ticks.length > 1 ? ticks[1]! - ticks[0]! : 0);
   const showOk = data.length <= 120;
 
   usePaintMark(ref, paintKey, ".recharts-line-curve");
+  useUntabbable(ref, !tabbable);
+  const formatTick = (v: number) => formatValue(v, unit, tickDigits);
+  // Wide enough for the longest label on one line (about 0.62 em per character).
+  const axisWidth = Math.max(
+    48,
+    Math.ceil(Math.max(...ticks.map((t) => formatTick(t).length)) * TICK_FONT_PX * 0.62) + 12,
+  );
   const renderDot = useMemo(() => trendDot({ unit, showOk, onPointClick }), [unit, showOk, onPointClick]);
 
   return (
@@ -60,6 +102,7 @@ export function TrendChart(props: TrendChartProps) {
         responsive
         style={{ width: "100%", height, cursor: "pointer" }}
         data={data}
+        accessibilityLayer={tabbable}
         margin={{ top: 8, right: 12, bottom: 0, left: 4 }}
         onClick={(state) => {
           const x = typeof state?.activeLabel === "number" ? state.activeLabel : Number(state?.activeLabel);
@@ -96,10 +139,9 @@ export function TrendChart(props: TrendChartProps) {
           ticks={ticks}
           interval={0}
           allowDataOverflow
-          tickFormatter={(v: number) => formatValue(v, unit, tickDigits)}
-          tick={{ fontSize: 11, fill: color.muted }}
+          tick={<YTick format={formatTick} />}
           stroke={color.border}
-          width={72}
+          width={axisWidth}
         />
         <Tooltip
           content={<TrendTooltip unit={unit} direction={direction} branch={branch} />}
@@ -155,4 +197,20 @@ export function TrendChart(props: TrendChartProps) {
       </ComposedChart>
     </div>
   );
+}
+
+/** Take every focusable element Recharts draws (the brush's handles) out of the Tab order. */
+function useUntabbable(ref: RefObject<HTMLElement | null>, on: boolean) {
+  useEffect(() => {
+    const el = ref.current;
+    if (!on || !el) return;
+    const strip = () => {
+      for (const node of el.querySelectorAll('[tabindex]:not([tabindex="-1"])'))
+        node.setAttribute("tabindex", "-1");
+    };
+    const observer = new MutationObserver(strip);
+    observer.observe(el, { childList: true, subtree: true, attributes: true, attributeFilter: ["tabindex"] });
+    strip();
+    return () => observer.disconnect();
+  }, [ref, on]);
 }

@@ -61,4 +61,16 @@ describe("clip", () => {
     expect(long.length).toBeLessThanOrEqual(28);
     expect(long.endsWith("…")).toBe(true);
   });
+
+  it("marks an environment change (dotted, third row) at its run, and skips one outside the view", () => {
+    const env = [
+      { run_id: 14, previous_run_id: 13, text: "rustc 1.95 → 1.96" },
+      { run_id: 99, previous_run_id: 98, text: "kernel Linux 6.1 → Linux 6.5" },
+    ];
+    const marks = placeMarks(data, [], [], "higher_is_better", env);
+    expect(marks).toHaveLength(1);
+    expect(marks[0]).toMatchObject({ kind: "environment", runId: 14, x: 4_000, row: 2, anchor: "end" });
+    expect(marks[0]!.label).toBe("rustc 1.95 → 1.96");
+    expect(marks[0]!.title).toContain("since run #13");
+  });
 });

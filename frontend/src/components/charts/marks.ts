@@ -2,6 +2,7 @@
  * Pure placement of a series' vertical marks: each confirmed step at its first bad run, each
  * accepted distribution change at the run where the baseline restarts.
  */
+import type { Level } from "@/api/types";
 import { formatChange } from "@/lib/format";
 import { confirmedByWords } from "@/lib/stage";
 import { color, type ColorToken } from "@/lib/tokens";
@@ -11,7 +12,7 @@ import { LEVELS, toLevel } from "@/lib/verdict";
 export interface StepInput {
   alert_id: number;
   run_id: number;
-  level: string;
+  level: Level;
   status: string;
   change_pct: number | null;
   confirmed_by: string | null;
@@ -26,9 +27,16 @@ export interface ChangeInput {
   created_by: string;
 }
 
+/** An environment change on the series' testbed (the API's EnvironmentChange). */
+export interface EnvironmentInput {
+  run_id: number;
+  previous_run_id: number;
+  text: string;
+}
+
 export interface Mark {
   key: string;
-  kind: "step" | "change";
+  kind: "step" | "change" | "environment";
   runId: number;
   /** The x (ms since the epoch) of the run's point. */
   x: number;
@@ -40,12 +48,12 @@ export interface Mark {
   dashed: boolean;
   /** A resolved step is drawn muted. */
   muted: boolean;
-  level: string | null;
+  level: Level | null;
   status: string | null;
   /** Labels in the right half of the chart go to the left of their line. */
   anchor: "start" | "end";
-  /** 0: top line of labels (steps); 1: the one below (changes), so both fit at one run. */
-  row: 0 | 1;
+  /** 0: top line of labels (steps); 1: the one below (changes); 2: environment changes. */
+  row: 0 | 1 | 2;
 }
 
 const LABEL_CHARS = 28;
@@ -61,6 +69,7 @@ export function placeMarks(
   steps: readonly StepInput[] = [],
   changes: readonly ChangeInput[] = [],
   direction = "lower_is_better",
+  environment: readonly EnvironmentInput[] = [],
 ): Mark[] {
   const index = new Map(data.map((d, i) => [d.run_id, i]));
   const at = (runId: number) => {
@@ -108,6 +117,25 @@ export function placeMarks(
       color: color.textSoft,
       dashed: true,
       muted: false,
+      level: null,
+      status: null,
+    });
+  }
+  for (const e of environment) {
+    const where = at(e.run_id);
+    if (!where) continue;
+    marks.push({
+      key: `env-${e.run_id}`,
+      kind: "environment",
+      runId: e.run_id,
+      x: where.x,
+      anchor: where.anchor as Mark["anchor"],
+      row: 2,
+      label: clip(e.text),
+      title: `Environment changed at run #${e.run_id} (since run #${e.previous_run_id}): ${e.text}. The baseline continues unless the step is accepted as an expected change.`,
+      color: color.muted,
+      dashed: true,
+      muted: true,
       level: null,
       status: null,
     });

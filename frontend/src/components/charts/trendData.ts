@@ -1,4 +1,5 @@
 /** Pure preparation of a series for the trend chart: time axis, bands and a y domain. */
+import type { Level, Stage } from "@/api/types";
 
 export interface TrendPoint {
   run_id: number;
@@ -9,9 +10,9 @@ export interface TrendPoint {
   max: number | null;
   stddev: number | null;
   n: number;
-  level: string | null;
+  level: Level | null;
   /** suspected, confirmed or dismissed (null: not staged). */
-  stage?: string | null;
+  stage?: Stage | null;
   baseline: number | null;
   change_pct: number | null;
   p_value: number | null;

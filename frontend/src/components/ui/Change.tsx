@@ -1,3 +1,4 @@
+import type { Level } from "@/api/types";
 import clsx from "clsx";
 import type { ReactNode } from "react";
 import styles from "@/components/ui/Change.module.css";
@@ -9,7 +10,7 @@ interface ChangeProps {
   /** The metric's direction: the change is shown the way the metric moved. */
   direction: string;
   /** The verdict that colours it; regressions listed as such pass "fail". */
-  level: string | null | undefined;
+  level: Level | null | undefined;
   title?: string;
   children?: ReactNode;
 }

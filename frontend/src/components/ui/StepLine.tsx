@@ -1,3 +1,4 @@
+import type { Level } from "@/api/types";
 import { Link } from "react-router";
 import styles from "@/components/ui/StepLine.module.css";
 import { VerdictBadge } from "@/components/ui/VerdictBadge";
@@ -6,7 +7,7 @@ import { confirmedByWords } from "@/lib/stage";
 
 /** What an alert says about its step (the fields of AlertRead this line reads). */
 export interface StepFields {
-  level: string;
+  level: Level;
   run_id: number;
   commit: string | null;
   last_good_run_id?: number | null;

@@ -1,11 +1,11 @@
-import { ALERT_STATUSES, RUN_STATES, type AlertStatus, type RunStatus } from "@/api/types";
+import { ALERT_STATUSES, RUN_STATES, type AlertStatus, type Level, type RunStatus } from "@/api/types";
 import { MarkerIcon } from "@/components/charts/Marker";
 import { Badge, type Tone } from "@/components/ui/Badge";
 import { STAGES, toStage, type Stage } from "@/lib/stage";
 import { LEVELS, toLevel } from "@/lib/verdict";
 
 /** A verdict as shape + word + colour. */
-export function VerdictBadge({ level }: { level: string | null | undefined }) {
+export function VerdictBadge({ level }: { level: Level | null | undefined }) {
   const l = toLevel(level);
   const info = LEVELS[l];
   return (
@@ -19,7 +19,7 @@ export function VerdictBadge({ level }: { level: string | null | undefined }) {
 const STAGE_TONE: Record<Stage, Tone> = { suspected: "info", confirmed: "fail", dismissed: "muted" };
 
 /** A point's stage in words (suspected, confirmed, dismissed); nothing for a point that was not staged. */
-export function StageBadge({ stage }: { stage: string | null | undefined }) {
+export function StageBadge({ stage }: { stage: Stage | null | undefined }) {
   const s = toStage(stage);
   if (!s) return null;
   return (

@@ -34,6 +34,14 @@ function History({ alert: a }: { alert: Schemas["AlertRead"] }) {
           </Link>{" "}
         </>
       ) : null}
+      {a.commits_url ? (
+        <>
+          ·{" "}
+          <a href={a.commits_url} target="_blank" rel="noreferrer noopener" data-testid="alert-commits">
+            commits {shortCommit(a.last_good_commit)}…{shortCommit(a.commit)}
+          </a>{" "}
+        </>
+      ) : null}
       · opened {formatRelative(a.opened_at)}
       {a.acknowledged_at
         ? ` · acknowledged ${formatRelative(a.acknowledged_at)} by ${a.acknowledged_by ?? "someone"}`

@@ -7,6 +7,7 @@ import { ErrorState, Loading } from "@/components/ui/States";
 import { useSignedInUser } from "@/lib/session";
 import { useRun } from "@/features/run/api/getRun";
 import { AcceptChangeDialog } from "@/features/run/components/AcceptChangeDialog";
+import { EnvironmentChange } from "@/features/run/components/EnvironmentChange";
 import { LiveRun } from "@/features/run/components/LiveRun";
 import { MeasurementTable } from "@/features/run/components/MeasurementTable";
 import { RerunOf, RerunsPanel } from "@/features/run/components/RerunsPanel";
@@ -49,6 +50,7 @@ export function RunPage({ runId, view, onView }: RunPageProps) {
           {warning}
         </Banner>
       ) : null}
+      <EnvironmentChange change={data.environment_change} testbed={data.testbed} signedIn={signedIn} />
       {data.rerun_of ? <RerunOf runId={data.rerun_of} /> : null}
       {follow ? <LiveRun runId={runId} live={live} /> : null}
       <RerunsPanel reruns={data.reruns ?? []} />

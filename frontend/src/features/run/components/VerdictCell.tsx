@@ -1,7 +1,7 @@
 import { Button } from "@/components/ui/Button";
 import { StageBadge, VerdictBadge } from "@/components/ui/VerdictBadge";
 import { floorsText, floorsTitle, STAGES, toStage } from "@/lib/stage";
-import { toLevel, verdictSentence } from "@/lib/verdict";
+import { toLevel } from "@/lib/verdict";
 import styles from "@/features/run/components/VerdictCell.module.css";
 import { acceptable, type Measurement } from "@/features/run/hooks/measurementView";
 
@@ -25,7 +25,7 @@ export function VerdictCell({ m, onAccept, accepted }: VerdictCellProps) {
         <StageBadge stage={m.stage} />
       </div>
       <div className={styles.explanation} data-testid="explanation">
-        {m.explanation || verdictSentence(m)}
+        {m.explanation}
       </div>
       {m.reason ? (
         <div className={styles.note} data-testid="not-judged">

@@ -5,6 +5,7 @@ import type { RunStatus } from "@/api/types";
 export interface RunsFilter {
   status: RunStatus | null;
   system: string | null;
+  branch: string | null;
   offset: number;
 }
 
@@ -17,6 +18,7 @@ export const getRuns = (f: RunsFilter) =>
         query: {
           status: f.status ?? undefined,
           system: f.system ?? undefined,
+          branch: f.branch ?? undefined,
           limit: PAGE,
           offset: f.offset,
         },

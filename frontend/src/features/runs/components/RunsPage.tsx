@@ -1,13 +1,14 @@
 import { Link } from "react-router";
-import { RUN_STATES } from "@/api/types";
 import { Button } from "@/components/ui/Button";
 import { Page, PageHeader } from "@/components/ui/Page";
-import { Segment, Segmented } from "@/components/ui/Segmented";
 import { Empty, ErrorState, Loading } from "@/components/ui/States";
 import { Table } from "@/components/ui/Table";
 import { StatusBadge } from "@/components/ui/VerdictBadge";
 import { formatRelative, shortCommit } from "@/lib/format";
+import { useSystemNames } from "@/features/runs/api/getSystemNames";
 import { PAGE, useRuns, type RunsFilter } from "@/features/runs/api/getRuns";
+import { RunsFilters } from "@/features/runs/components/RunsFilters";
+import { VerdictCounts } from "@/features/runs/components/VerdictCounts";
 
 interface Props {
   filter: RunsFilter;
@@ -18,6 +19,7 @@ const HEADINGS = [
   "Run",
   "System",
   "State",
+  "Verdicts",
   "Commit / ref",
   "Branch",
   "Profile",
@@ -26,9 +28,10 @@ const HEADINGS = [
   "Progress",
 ];
 
-/** Every run, newest first, filterable by state. */
+/** Every run, newest first, with its verdict counts; filterable by system, branch and state. */
 export function RunsPage({ filter, onFilter }: Props) {
   const runs = useRuns(filter);
+  const systems = useSystemNames();
   const items = runs.data?.items ?? [];
   const total = runs.data?.total ?? 0;
   const paging = (
@@ -54,18 +57,17 @@ export function RunsPage({ filter, onFilter }: Props) {
   );
   return (
     <Page>
-      <PageHeader title="Runs">
-        <Segmented role="group" label="Filter by state">
-          {[null, ...RUN_STATES].map((s) => (
-            <Segment key={s ?? "all"} selected={filter.status === s} onSelect={() => onFilter({ status: s })}>
-              {s ?? "all"}
-            </Segment>
-          ))}
-        </Segmented>
-      </PageHeader>
+      <PageHeader title="Runs" />
+      <RunsFilters filter={filter} systems={systems.data ?? []} onFilter={onFilter} />
       {runs.isPending ? <Loading label="Loading runs…" /> : null}
       {runs.isError ? <ErrorState error={runs.error} onRetry={() => void runs.refetch()} /> : null}
-      {runs.data && items.length === 0 ? <Empty title="No runs match" /> : null}
+      {runs.data && items.length === 0 ? (
+        <Empty title="No runs match">
+          {filter.system || filter.branch || filter.status
+            ? "No run matches these filters: clear one to see more."
+            : "No run has been stored yet."}
+        </Empty>
+      ) : null}
       {items.length > 0 ? (
         <Table testId="runs-table" footer={paging}>
           <thead>
@@ -86,6 +88,9 @@ export function RunsPage({ filter, onFilter }: Props) {
                 </td>
                 <td>
                   <StatusBadge status={r.status} />
+                </td>
+                <td>
+                  <VerdictCounts counts={r.counts} />
                 </td>
                 <td className="mono">{r.commit ? shortCommit(r.commit) : (r.ref ?? "—")}</td>
                 <td>{r.branch}</td>

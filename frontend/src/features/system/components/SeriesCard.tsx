@@ -92,6 +92,7 @@ export function SeriesCard({ seriesKey, metric, focused, title }: SeriesCardProp
             onPointClick={(runId) => navigate(`/runs/${runId}`)}
             steps={series.data.steps}
             changes={series.data.changes}
+            environment={series.data.environment_changes}
           />
           <footer className={styles.foot} data-testid="series-foot">
             {series.data.downsampled

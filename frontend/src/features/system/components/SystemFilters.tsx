@@ -9,6 +9,8 @@ interface SystemFiltersProps {
   search: SystemSearch;
   onSearch: (patch: Partial<SystemSearch>) => void;
   onWantProfiles: () => void;
+  /** The batch page picks testbed and profile together (SeriesControls): no selects for them here. */
+  viewPicker?: boolean;
 }
 
 const RANGE_LABEL: Record<string, string> = {
@@ -19,7 +21,14 @@ const RANGE_LABEL: Record<string, string> = {
 };
 
 /** Branch, testbed, profile and date range of every chart on the page. */
-export function SystemFilters({ system, profiles, search, onSearch, onWantProfiles }: SystemFiltersProps) {
+export function SystemFilters({
+  system,
+  profiles,
+  search,
+  onSearch,
+  onWantProfiles,
+  viewPicker,
+}: SystemFiltersProps) {
   const custom = Boolean(search.from || search.to);
   return (
     <Filters label="Filters">
@@ -36,33 +45,40 @@ export function SystemFilters({ system, profiles, search, onSearch, onWantProfil
           ))}
         </select>
       </label>
-      <label>
-        Testbed
-        <select value={search.testbed ?? ""} onChange={(e) => onSearch({ testbed: e.target.value || null })}>
-          <option value="">Latest used</option>
-          {system.testbeds.map((t) => (
-            <option key={t} value={t}>
-              {t}
-            </option>
-          ))}
-        </select>
-      </label>
-      <label>
-        Profile
-        <select
-          value={search.profile ?? ""}
-          onFocus={onWantProfiles}
-          onPointerDown={onWantProfiles}
-          onChange={(e) => onSearch({ profile: e.target.value || null })}
-        >
-          <option value="">Any</option>
-          {profiles.map((p) => (
-            <option key={p} value={p}>
-              {p}
-            </option>
-          ))}
-        </select>
-      </label>
+      {viewPicker ? null : (
+        <>
+          <label>
+            Testbed
+            <select
+              value={search.testbed ?? ""}
+              onChange={(e) => onSearch({ testbed: e.target.value || null })}
+            >
+              <option value="">Latest used</option>
+              {system.testbeds.map((t) => (
+                <option key={t} value={t}>
+                  {t}
+                </option>
+              ))}
+            </select>
+          </label>
+          <label>
+            Profile
+            <select
+              value={search.profile ?? ""}
+              onFocus={onWantProfiles}
+              onPointerDown={onWantProfiles}
+              onChange={(e) => onSearch({ profile: e.target.value || null })}
+            >
+              <option value="">Any</option>
+              {profiles.map((p) => (
+                <option key={p} value={p}>
+                  {p}
+                </option>
+              ))}
+            </select>
+          </label>
+        </>
+      )}
       <fieldset>
         <legend>Date range</legend>
         <Segmented role="group">

@@ -4,13 +4,17 @@ import { VerdictLegend } from "@/components/charts/VerdictLegend";
 import { Page } from "@/components/ui/Page";
 import { Empty, ErrorState, Loading } from "@/components/ui/States";
 import { usePrefetchSeries } from "@/features/system/api/getSeries";
+import { useSeriesBatch, type BatchKey } from "@/features/system/api/getSeriesBatch";
 import { useSystem } from "@/features/system/api/getSystem";
 import { useSystemRuns } from "@/features/system/api/getSystemRuns";
 import { BenchmarkGrid, BenchmarkGroup } from "@/features/system/components/BenchmarkGroup";
+import { SeriesBoard } from "@/features/system/components/SeriesBoard";
+import { SeriesControls } from "@/features/system/components/SeriesControls";
 import { SystemFilters } from "@/features/system/components/SystemFilters";
 import { SystemHeader } from "@/features/system/components/SystemHeader";
 import styles from "@/features/system/components/SystemPage.module.css";
 import { focusedBenchmark, sortBenchmarks } from "@/features/system/hooks/benchmarks";
+import { usePageReady } from "@/features/system/hooks/pageReady";
 import { timeWindow, type SystemSearch } from "@/features/system/hooks/useSystemSearch";
 
 interface SystemPageProps {
@@ -65,8 +69,26 @@ function useBaseKey(slug: string, search: SystemSearch) {
   return { system: slug, branch: search.branch, testbed: search.testbed, from, to, profile: search.profile };
 }
 
+/** The page since the batch endpoint: one request for every series, charts drawn near the viewport. */
+function BatchCharts({
+  system,
+  batchKey,
+  search,
+}: {
+  system: Schemas["SystemDetail"];
+  batchKey: BatchKey;
+  search: SystemSearch;
+}) {
+  const batch = useSeriesBatch(batchKey);
+  usePageReady(batch.isSuccess);
+  if (batch.isPending) return <Loading label="Loading series…" />;
+  if (batch.isError) return <ErrorState error={batch.error} onRetry={() => void batch.refetch()} />;
+  return <SeriesBoard system={system} batch={batch.data} search={search} />;
+}
+
 /** A system's trends: every benchmark × metric chart, filtered by branch, testbed, profile and time. */
 export function SystemPage({ slug, search, onSearch }: SystemPageProps) {
+  const single = search.charts === "single";
   // The run list (for the profile filter) is only fetched once someone uses that filter.
   const [profileWanted, setProfileWanted] = useState(false);
   const system = useSystem(slug);
@@ -74,11 +96,14 @@ export function SystemPage({ slug, search, onSearch }: SystemPageProps) {
   // A name-only key is ambiguous when the link names parameters (several benchmarks share the
   // name): the API would refuse it (422), so such a chart waits for the system to load.
   usePrefetchSeries(
-    search.benchmark && search.metric && !search.params
+    single && search.benchmark && search.metric && !search.params
       ? { ...base, benchmark: search.benchmark, benchmarkId: null, metric: search.metric }
       : null,
   );
-  const runs = useSystemRuns(slug, search.branch, Boolean(search.profile) || profileWanted);
+  const runs = useSystemRuns(slug, search.branch, single && (Boolean(search.profile) || profileWanted));
+  const batchKey: BatchKey = { ...base };
+  // The same key as BatchCharts': the controls read the views of the answer the page shows.
+  const batch = useSeriesBatch(batchKey);
   // The profile filter's options: the profiles of recent runs (the series are filtered on the server).
   const profiles = useMemo(() => {
     const items = runs.data?.items ?? [];
@@ -97,10 +122,16 @@ export function SystemPage({ slug, search, onSearch }: SystemPageProps) {
           search={search}
           onSearch={onSearch}
           onWantProfiles={() => setProfileWanted(true)}
+          viewPicker={!single}
         />
+        {single ? null : <SeriesControls batch={batch.data} search={search} onSearch={onSearch} />}
         <VerdictLegend />
       </div>
-      <Charts system={system.data} base={base} search={search} />
+      {single ? (
+        <Charts system={system.data} base={base} search={search} />
+      ) : (
+        <BatchCharts system={system.data} batchKey={batchKey} search={search} />
+      )}
     </Page>
   );
 }

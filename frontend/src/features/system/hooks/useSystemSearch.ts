@@ -14,6 +14,12 @@ export interface SystemSearch {
   benchmark: string | null;
   metric: string | null;
   params: string | null;
+  /** Words a series' benchmark, metric or parameters must contain. */
+  q: string | null;
+  /** Only series whose newest point changed (regressed, suspected, warn, fail, improved). */
+  changed: boolean;
+  /** "single": the old page, one request per chart (kept to measure it beside the batch). */
+  charts: string | null;
 }
 
 const KEYS = [
@@ -26,6 +32,9 @@ const KEYS = [
   "benchmark",
   "metric",
   "params",
+  "q",
+  "changed",
+  "charts",
 ] as const;
 export const RANGES = ["7d", "30d", "90d", "all"] as const;
 
@@ -41,6 +50,9 @@ export function parseSystemSearch(sp: URLSearchParams): SystemSearch {
     benchmark: sp.get("benchmark") || null,
     metric: sp.get("metric") || null,
     params: sp.get("params") || null,
+    q: sp.get("q") || null,
+    changed: sp.get("changed") === "1",
+    charts: sp.get("charts") || null,
   };
 }
 
@@ -68,7 +80,8 @@ export function useSystemSearch(): [SystemSearch, (patch: Partial<SystemSearch>)
           const next = new URLSearchParams(prev);
           for (const key of KEYS) {
             if (!(key in patch)) continue;
-            const v = patch[key];
+            const raw = patch[key];
+            const v = typeof raw === "boolean" ? (raw ? "1" : null) : raw;
             if (
               v === null ||
               v === undefined ||

@@ -1,0 +1,81 @@
+"""A system page of 300 series: GET /api/v1/series/batch (one request) beside the same run's
+reference, 300 single GET /api/v1/series calls (the page's old path), on one database.
+
+    .venv/bin/python backend/bench/page.py [--runs 500] [--series 300] [--points 200]
+                                          [--repeat 10]
+
+The database is COPY-loaded as in series.py (runs × series measurements, one metric). Reports
+the median and p90 of each path, their ratio, and the wire size per point of each answer.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import platform
+import statistics
+
+import httpx
+from _server import api, embedded_stopped_after, scratch_database
+from series import load, timed
+
+
+def main() -> None:
+    """Load, then time the batch and the 300 single reads, alternating, in one run."""
+    p = argparse.ArgumentParser(description=__doc__)
+    p.add_argument("--runs", type=int, default=500)
+    p.add_argument("--series", type=int, default=300)
+    p.add_argument("--points", type=int, default=200, help="max_points per series")
+    p.add_argument("--repeat", type=int, default=10)
+    args = p.parse_args()
+    db = scratch_database("benchdash_bench_page")
+    load(db.replace("postgresql+psycopg://", "postgresql://"), args.runs, args.series)
+    batch = {"system": "big", "max_points": args.points, "limit": 1000}
+    names = [f"bench{b}" for b in range(1, args.series + 1)]
+
+    def single(http: httpx.Client, name: str) -> httpx.Response:
+        query = {"system": "big", "benchmark": name, "metric": "time", "max_points": args.points}
+        return http.get("/api/v1/series", params=query).raise_for_status()
+
+    with api(db) as base, httpx.Client(base_url=base, timeout=60) as http:
+        answer = http.get("/api/v1/series/batch", params=batch).raise_for_status()
+        body = answer.json()
+        assert len(body["series"]) == args.series, len(body["series"])
+        batch_points = sum(len(s["points"]["run"]) for s in body["series"])
+        one = single(http, names[41])
+        one_points = len(one.json()["points"])
+        batched = timed(
+            lambda: http.get("/api/v1/series/batch", params=batch).raise_for_status(),
+            args.repeat,
+        )
+        singles = timed(lambda: [single(http, n) for n in names], max(3, args.repeat // 3))
+        etag = answer.headers["etag"]
+        cached = timed(
+            lambda: http.get("/api/v1/series/batch", params=batch, headers={"If-None-Match": etag}),
+            args.repeat,
+        )
+    b, s, c = (statistics.median(x) for x in (batched, singles, cached))
+    print(
+        f"machine: {platform.machine()} {os.cpu_count()} cores, Python {platform.python_version()}"
+    )
+    print(
+        f"page of {args.series} series × up to {args.points} points "
+        f"({args.runs * args.series:,} measurements stored)"
+    )
+    print(
+        f"batch, one request: median {b:.1f} ms (p90 {sorted(batched)[int(len(batched) * 0.9)]:.1f}"
+        f" ms), {len(answer.content):,} bytes, {batch_points:,} points, "
+        f"{len(answer.content) / batch_points:.1f} bytes/point"
+    )
+    print(f"batch answered 304 by its ETag: median {c:.1f} ms")
+    print(
+        f"reference, {args.series} single GET /series: median {s:.1f} ms; "
+        f"{len(one.content) / one_points:.1f} bytes/point "
+        f"({one_points} points, {len(one.content):,} bytes)"
+    )
+    print(f"ratio reference / batch: {s / b:.1f}x")
+
+
+if __name__ == "__main__":
+    with embedded_stopped_after():
+        main()

@@ -1,0 +1,85 @@
+"""One try of one delivery, in three steps: mark it sending (committed), send, record the
+outcome (committed). A process that dies while sending leaves it `sending`; the job queue runs
+it again (`notify.worker`) with the same delivery id, which receivers use to drop the copy."""
+
+from __future__ import annotations
+
+import uuid
+
+from sqlalchemy import select
+
+from benchdash.config import Settings
+from benchdash.db import SessionMaker, utcnow
+from benchdash.notify import channels
+from benchdash.notify import secrets as secret_box
+from benchdash.notify.models import Delivery, Subscription
+from benchdash.notify.states import Channel, DeliveryStatus
+
+DONE = (DeliveryStatus.DELIVERED, DeliveryStatus.FAILED)
+
+
+def _prepare(sessions: SessionMaker, delivery_id: uuid.UUID) -> tuple[channels.Outgoing | str, int]:
+    """Mark the delivery sending and build what to send, or say why there is nothing to do."""
+    with sessions() as session:
+        row = session.execute(
+            select(Delivery, Subscription)
+            .join(Subscription, Subscription.id == Delivery.subscription_id)
+            .where(Delivery.id == delivery_id)
+            .with_for_update(of=Delivery)
+        ).first()
+        if row is None:
+            return "gone", 0  # its subscription was deleted
+        delivery, sub = row
+        if delivery.status in DONE:
+            return delivery.status, delivery.attempts
+        delivery.attempts += 1
+        delivery.status = DeliveryStatus.SENDING
+        delivery.last_attempt_at = utcnow()
+        try:
+            stored = sub.secret
+            plain = secret_box.decrypt(stored) if stored else None
+        except secret_box.SecretUnreadable as e:
+            delivery.status, delivery.last_error = DeliveryStatus.FAILED, str(e)
+            return DeliveryStatus.FAILED, delivery.attempts
+        target = plain if sub.channel == Channel.SLACK and plain else sub.target
+        body = {
+            "id": str(delivery.id),
+            "created_at": delivery.created_at.isoformat(),
+            **delivery.payload,
+        }
+        out = channels.Outgoing(
+            channel=sub.channel,
+            target=target,
+            secret=plain if sub.channel == Channel.WEBHOOK else None,
+            delivery_id=str(delivery.id),
+            body=body,
+        )
+        return out, delivery.attempts
+
+
+def attempt(*, sessions: SessionMaker, delivery_id: uuid.UUID, settings: Settings) -> str:
+    """Try the delivery once; its status after. Raises DeliveryError when it should be tried
+    again (the job queue waits, doubling each time); after the last try it is `failed`."""
+    prepared, attempts = _prepare(sessions, delivery_id)
+    if isinstance(prepared, str):
+        return prepared
+    error: str | None = None
+    try:
+        channels.send(prepared, settings)
+    except channels.DeliveryError as e:
+        error = str(e)
+    with sessions() as session:
+        delivery = session.get(Delivery, delivery_id, with_for_update=True)
+        if delivery is None:
+            return "gone"
+        if error is None:
+            delivery.status, delivery.delivered_at = DeliveryStatus.DELIVERED, utcnow()
+            delivery.last_error = None
+        else:
+            delivery.last_error = error
+            last = attempts >= settings.notify_max_attempts
+            delivery.status = DeliveryStatus.FAILED if last else DeliveryStatus.RETRYING
+        status = delivery.status
+    if status == DeliveryStatus.RETRYING:
+        raise channels.DeliveryError(f"attempt {attempts}: {error}")
+    return status

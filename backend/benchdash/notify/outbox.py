@@ -1,0 +1,123 @@
+"""The outbox: an event becomes one delivery row per matching subscription and a job on the
+`notify` queue, written with the caller's session, so in the very transaction that opens or
+resolves the alert or fails the run. Rolled back together, committed together: a restart
+loses nothing, and nothing is queued for a change that did not happen.
+
+This domain sits below `runs` and `alerts` (import-linter layers): `alerts.service` and
+`runs.lifecycle` call it with the event's facts as data; it reads only its own tables and the
+names of `systems`.
+"""
+
+from __future__ import annotations
+
+import json
+import uuid
+from collections.abc import Mapping
+from typing import Any
+
+from sqlalchemy import or_, select, text
+from sqlalchemy.orm import Session
+
+from benchdash.db import utcnow
+from benchdash.notify import messages
+from benchdash.notify.models import Delivery, Subscription
+from benchdash.notify.states import DeliveryStatus, Event
+from benchdash.systems.models import Benchmark, Branch, Metric, System
+
+QUEUE = "notify"
+DELIVER_TASK = "benchdash.notify.deliver"
+
+
+def defer(*, session: Session, delivery_id: uuid.UUID) -> int:
+    """Enqueue the delivery's job (procrastinate's SQL API, in this transaction)."""
+    job_id = session.execute(
+        text(
+            "SELECT unnest(procrastinate_defer_jobs_v1(ARRAY[ROW(:queue, :task, 0, NULL, NULL, "
+            "CAST(:args AS jsonb), NULL)::procrastinate_job_to_defer_v1]))"
+        ),
+        {
+            "queue": QUEUE,
+            "task": DELIVER_TASK,
+            "args": json.dumps({"delivery_id": str(delivery_id)}),
+        },
+    ).scalar_one()
+    return int(job_id)
+
+
+def add(*, session: Session, subscription_id: int, event: str, payload: dict[str, Any]) -> Delivery:
+    """One delivery row and its job."""
+    delivery = Delivery(
+        id=uuid.uuid4(),
+        subscription_id=subscription_id,
+        event=event,
+        payload=payload,
+        status=DeliveryStatus.PENDING,
+        attempts=0,
+        created_at=utcnow(),
+    )
+    session.add(delivery)
+    session.flush()
+    delivery.job_id = defer(session=session, delivery_id=delivery.id)
+    return delivery
+
+
+def _fan_out(*, session: Session, system_id: int, branch: str, payload: dict[str, Any]) -> int:
+    event = payload["event"]
+    subs = session.scalars(
+        select(Subscription.id).where(
+            Subscription.system_id == system_id,
+            Subscription.events.any(event),
+            or_(Subscription.branch.is_(None), Subscription.branch == branch),
+        )
+    ).all()
+    for sub_id in subs:
+        add(session=session, subscription_id=sub_id, event=event, payload=payload)
+    session.flush()
+    return len(subs)
+
+
+def _names(session: Session, system_id: int, branch_id: int) -> tuple[str, str]:
+    row = session.execute(
+        select(System.slug, Branch.name)
+        .join(Branch, Branch.system_id == System.id)
+        .where(System.id == system_id, Branch.id == branch_id)
+    ).one()
+    return row[0], row[1]
+
+
+def _subscribed(session: Session, system_id: int) -> bool:
+    found = session.scalar(select(Subscription.id).where(Subscription.system_id == system_id))
+    return found is not None
+
+
+def alert_changed(
+    *,
+    session: Session,
+    event: Event,
+    system_id: int,
+    branch_id: int,
+    benchmark_id: int,
+    metric_id: int,
+    facts: Mapping[str, object],
+) -> int:
+    """An alert opened or resolved; `facts`: id, level, change_pct, run_id (and commit) or
+    by_run_id. Returns how many deliveries were queued."""
+    if not _subscribed(session, system_id):
+        return 0
+    system, branch = _names(session, system_id, branch_id)
+    bench = session.scalar(select(Benchmark.name).where(Benchmark.id == benchmark_id))
+    metric, unit, direction = session.execute(
+        select(Metric.name, Metric.unit, Metric.direction).where(Metric.id == metric_id)
+    ).one()
+    alert = {"benchmark": bench, "metric": metric, "unit": unit, "direction": direction, **facts}
+    payload = messages.alert_payload(event=event, system=system, branch=branch, alert=alert)
+    return _fan_out(session=session, system_id=system_id, branch=branch, payload=payload)
+
+
+def run_failed(*, session: Session, system_id: int, branch_id: int, run: dict[str, Any]) -> int:
+    """A run failed (or timed out); `run`: id, status, ref, commit, message."""
+    if not _subscribed(session, system_id):
+        return 0
+    system, branch = _names(session, system_id, branch_id)
+    payload = messages.run_payload(system=system, branch=branch, run=run)
+    return _fan_out(session=session, system_id=system_id, branch=branch, payload=payload)

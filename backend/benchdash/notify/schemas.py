@@ -1,0 +1,81 @@
+"""Wire types of notifications: subscriptions and their delivery log."""
+
+from __future__ import annotations
+
+import re
+from datetime import datetime
+from typing import Annotated
+
+from pydantic import AfterValidator, BaseModel, Field, model_validator
+
+from benchdash.kit.validation import SafeStr
+from benchdash.notify.states import SUBSCRIBABLE, Channel, DeliveryStatus, Event
+
+EMAIL = re.compile(r"^[^@\s<>,;]+@[^@\s<>,;]+\.[^@\s<>,;]+$")
+URL = re.compile(r"^https?://[^\s/?#]+[^\s]*$")
+
+
+def _subscribable(events: list[Event]) -> list[Event]:
+    if Event.TEST in events:
+        raise ValueError("'test' is sent by the send-a-test button, not subscribed to")
+    return sorted(set(events), key=list(Event).index)
+
+
+class SubscriptionBase(BaseModel):
+    """What every subscription says."""
+
+    system: Annotated[str, Field(pattern=r"^[a-z0-9][a-z0-9_.-]{0,63}$")]
+    branch: Annotated[SafeStr, Field(min_length=1, max_length=200)] | None = Field(
+        None, description="Only this branch (default: every branch)"
+    )
+    channel: Channel
+    name: Annotated[SafeStr, Field(min_length=1, max_length=120)]
+    events: Annotated[
+        list[Event], Field(min_length=1, max_length=3), AfterValidator(_subscribable)
+    ] = Field(default_factory=lambda: list(SUBSCRIBABLE))
+
+
+class SubscriptionCreate(SubscriptionBase):
+    """A new subscription; `target` is the webhook or Slack URL, or the e-mail address."""
+
+    target: Annotated[SafeStr, Field(min_length=3, max_length=2000)]
+
+    @model_validator(mode="after")
+    def _target_fits_channel(self) -> SubscriptionCreate:
+        if self.channel == Channel.EMAIL:
+            if len(self.target) > 320 or not EMAIL.match(self.target):
+                raise ValueError("target: an e-mail channel needs an address like ann@example.com")
+        elif not URL.match(self.target):
+            raise ValueError(f"target: a {self.channel} channel needs an http(s) URL")
+        return self
+
+
+class SubscriptionRead(SubscriptionBase):
+    """A subscription as listed: a Slack URL masked, a webhook's secret never shown."""
+
+    id: int
+    target: str
+    created_by: str
+    created_at: datetime
+
+
+class SubscriptionCreated(SubscriptionRead):
+    """The answer to creating one: a webhook's signing secret, shown this once."""
+
+    secret: str | None = Field(
+        None, description="The webhook's HMAC-SHA256 signing secret; not shown again"
+    )
+
+
+class DeliveryRead(BaseModel):
+    """One line of a subscription's delivery log."""
+
+    id: str = Field(description="The delivery id receivers see (Benchdash-Delivery)")
+    event: Event
+    status: DeliveryStatus
+    attempts: int
+    last_error: str | None
+    title: str | None
+    created_at: datetime
+    last_attempt_at: datetime | None
+    delivered_at: datetime | None

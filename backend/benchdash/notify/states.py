@@ -1,0 +1,35 @@
+"""The words of notifications: channels, events and a delivery's states."""
+
+from __future__ import annotations
+
+from enum import StrEnum
+
+
+class Channel(StrEnum):
+    """Where a subscription sends."""
+
+    WEBHOOK = "webhook"  # JSON, signed with HMAC-SHA256 (Benchdash-Signature)
+    SLACK = "slack"  # a Slack-compatible incoming webhook: text + blocks
+    EMAIL = "email"  # SMTP, configured by the server's settings
+
+
+class Event(StrEnum):
+    """What happened."""
+
+    ALERT_OPENED = "alert.opened"  # a confirmed regression
+    ALERT_RESOLVED = "alert.resolved"  # its recovery
+    RUN_FAILED = "run.failed"
+    TEST = "test"  # "send a test"
+
+
+SUBSCRIBABLE = (Event.ALERT_OPENED, Event.ALERT_RESOLVED, Event.RUN_FAILED)
+
+
+class DeliveryStatus(StrEnum):
+    """pending → sending → delivered, or → retrying → sending … → failed after the last try."""
+
+    PENDING = "pending"
+    SENDING = "sending"
+    RETRYING = "retrying"
+    DELIVERED = "delivered"
+    FAILED = "failed"

@@ -1,0 +1,97 @@
+"""The series batch's wire form from its rows: runs shared by index, points as columns, the
+series ordered worst first (regressed, suspected, changed, then by benchmark and metric)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import orjson
+
+from benchdash.regression.engine import Level
+from benchdash.regression.model import Stage
+from benchdash.series.schemas import SeriesState
+
+COLUMNS = (
+    "run", "value", "min", "max", "stddev", "n", "level", "stage", "baseline", "change_pct",
+    "p_value",
+)  # fmt: skip
+_EMPTY = orjson.Fragment(orjson.dumps({c: [] for c in COLUMNS}))
+_CHANGED = (Level.WARN, Level.FAIL, Level.IMPROVED)
+_ORDER = {state: i for i, state in enumerate(SeriesState)}
+_STEP_FIELDS = ("alert_id", "run_id", "level", "status", "confirmed_by", "change_pct", "commit")
+_CHANGE_FIELDS = ("id", "run_id", "note", "created_by", "created_at")
+
+
+def _state(alerted: bool, level: str | None, stage: str | None) -> SeriesState:
+    if alerted:
+        return SeriesState.REGRESSED
+    if stage == Stage.SUSPECTED:
+        return SeriesState.SUSPECTED
+    if level in _CHANGED:
+        return SeriesState.CHANGED
+    return SeriesState.STEADY
+
+
+def assemble(
+    *,
+    system: str,
+    branch: str,
+    limit: int,
+    testbed: str | None,
+    profile: str | None,
+    views: Sequence[Any],
+    series: Sequence[Any],
+    points: Sequence[Any],
+    steps: Sequence[Any],
+    changes: Sequence[Any],
+) -> bytes:
+    """The JSON body of `SeriesBatch`; `points` are rows of queries._POINTS (their columns as
+    JSON text, built by PostgreSQL)."""
+    runs: Any = {"id": [], "commit": [], "t": []}
+    columns: dict[int, tuple[int, Any, str | None, str | None, int]] = {}
+    for sid, total, cols, level, stage, count, run_table in points:
+        columns[sid] = (total, orjson.Fragment(cols), level, stage, count)
+        if run_table is not None:
+            runs = orjson.Fragment(run_table)
+    marks: dict[int, dict[str, list[dict[str, Any]]]] = {}
+    for sid, *step in steps:
+        marks.setdefault(sid, {"steps": [], "changes": []})["steps"].append(
+            dict(zip(_STEP_FIELDS, step, strict=True))
+        )
+    for sid, *change in changes:
+        marks.setdefault(sid, {"steps": [], "changes": []})["changes"].append(
+            dict(zip(_CHANGE_FIELDS, change, strict=True))
+        )
+    out = []
+    for sid, bench, bench_id, params_key, parameters, metric, alerted in series:
+        total, cols, level, stage, count = columns.get(sid, (0, _EMPTY, None, None, 0))
+        out.append(
+            {
+                "benchmark": bench,
+                "benchmark_id": bench_id,
+                "params_key": params_key,
+                "parameters": parameters,
+                "metric": metric,
+                "state": _state(alerted, level, stage),
+                "total": total,
+                "downsampled": total > count,
+                "points": cols,
+                **marks.get(sid, {"steps": [], "changes": []}),
+            }
+        )
+    out.sort(key=lambda s: (_ORDER[s["state"]], s["benchmark"], s["params_key"], s["metric"]))
+    body = {
+        "system": system,
+        "branch": branch,
+        "testbed": testbed,
+        "profile": profile,
+        "views": [
+            {"testbed": v[0], "profile": v[1], "runs": v[2], "last_at": v[3], "series": v[4]}
+            for v in views
+        ],
+        "runs": runs,
+        "series": out[:limit],
+        "truncated": len(out) > limit,
+    }
+    return orjson.dumps(body)

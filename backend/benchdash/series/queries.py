@@ -1,0 +1,193 @@
+"""The series batch: every series of a system's branch on one testbed in four statements.
+
+The views (testbed × profile, for the page's selector), the series with their newest state,
+their points downsampled in SQL, and their steps and accepted changes. Over `max_points`, a
+series keeps the lowest and highest point of each of `max_points / 2` equal-count buckets
+(min-max decimation: spikes stay visible), every warn/fail point and its newest point.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import TextClause, text
+from sqlalchemy.orm import Session
+
+from benchdash.alerts.states import ACTIVE_ALERTS
+from benchdash.kit.arrays import typed_text
+from benchdash.kit.caching import etag_matches
+from benchdash.kit.errors import NotFound
+from benchdash.kit.sql import sql_in
+from benchdash.regression.model import Stage
+from benchdash.series import batch_shape
+from benchdash.series.service import KEEP_LEVELS
+
+_VIEWS = text(
+    """SELECT t.name, r.profile, count(*), max(r.started_at),
+        (SELECT count(*) FROM series s WHERE s.system_id = sy.id AND s.branch_id = br.id
+            AND s.testbed_id = t.id)
+    FROM run r JOIN system sy ON sy.id = r.system_id JOIN branch br ON br.id = r.branch_id
+    JOIN testbed t ON t.id = r.testbed_id
+    WHERE sy.slug = :system AND br.name = :branch AND r.accepted
+      AND EXISTS (SELECT 1 FROM measurement m WHERE m.run_id = r.id)
+    GROUP BY sy.id, br.id, t.id, t.name, r.profile
+    ORDER BY max(r.started_at) DESC, count(*) DESC, t.name, r.profile NULLS FIRST"""
+)
+_SERIES = text(
+    f"""SELECT s.id, b.name, b.id, b.params_key, b.parameters, mt.name,
+        EXISTS (SELECT 1 FROM alert a WHERE a.benchmark_id = s.benchmark_id
+            AND a.metric_id = s.metric_id AND a.branch_id = s.branch_id
+            AND a.testbed_id = s.testbed_id AND a.status IN ({sql_in(ACTIVE_ALERTS)}))
+    FROM series s JOIN system sy ON sy.id = s.system_id JOIN branch br ON br.id = s.branch_id
+    JOIN testbed t ON t.id = s.testbed_id
+    JOIN benchmark b ON b.id = s.benchmark_id JOIN metric mt ON mt.id = s.metric_id
+    WHERE sy.slug = :system AND br.name = :branch AND t.name = :testbed"""
+)
+_BOUNDS = {
+    "since": "m.started_at >= :since",
+    "until": "m.started_at <= :until",
+    "profile": "r.profile = :profile",
+}
+_KEEP = ",".join(f"'{level}'" for level in KEEP_LEVELS)
+_STAMP = f"""SELECT count(*), max(m.run_id),
+    count(*) FILTER (WHERE m.stage = '{Stage.CONFIRMED}'),
+    count(*) FILTER (WHERE m.stage = '{Stage.DISMISSED}')
+    FROM measurement m JOIN run r ON r.id = m.run_id WHERE {{range}}"""
+# Points are picked in SQL (min-max per bucket without a sort: the minimum of
+# [value, rn, id] arrays) and come back as one JSON object of columns per series, so Python
+# never walks a point; `run` indexes the runs of the answer (a dense rank over their ids).
+_POINTS = f"""WITH p AS (
+    SELECT m.id, m.series_id, m.value, m.level,
+        row_number() OVER (PARTITION BY m.series_id ORDER BY m.started_at, m.run_id) AS rn,
+        count(*) OVER (PARTITION BY m.series_id) AS total
+    FROM measurement m JOIN run r ON r.id = m.run_id WHERE {{range}}
+), picked AS (
+    SELECT series_id, total, rn, id FROM p
+    WHERE total <= :max OR rn = total OR level IN ({_KEEP})
+    UNION
+    SELECT series_id, total, CAST(e[2] AS bigint), CAST(e[3] AS int) FROM (
+        SELECT series_id, total, min(ARRAY[value, rn, id]) AS lo, max(ARRAY[value, -rn, id]) AS hi
+        FROM p WHERE total > :max
+        GROUP BY series_id, total, (rn - 1) * (CAST(:max AS int) / 2) / total
+    ) g, LATERAL (VALUES (lo), (ARRAY[hi[1], -hi[2], hi[3]])) AS x(e)
+), ranked AS (
+    SELECT k.series_id, k.total, k.rn, m.run_id, r.commit, m.started_at, m.value, m.min_value,
+        m.max_value, m.stddev, m.n, v.level, v.stage, v.baseline_value, v.change_pct,
+        v.p_value, dense_rank() OVER (ORDER BY m.run_id) - 1 AS run
+    FROM picked k JOIN measurement m ON m.id = k.id JOIN run r ON r.id = m.run_id
+    LEFT JOIN verdict v ON v.measurement_id = m.id
+)
+SELECT series_id, total, CAST(json_build_object(
+        'run', array_agg(run ORDER BY rn), 'value', array_agg(value ORDER BY rn),
+        'min', array_agg(min_value ORDER BY rn), 'max', array_agg(max_value ORDER BY rn),
+        'stddev', array_agg(stddev ORDER BY rn), 'n', array_agg(n ORDER BY rn),
+        'level', array_agg(level ORDER BY rn), 'stage', array_agg(stage ORDER BY rn),
+        'baseline', array_agg(baseline_value ORDER BY rn),
+        'change_pct', array_agg(change_pct ORDER BY rn),
+        'p_value', array_agg(p_value ORDER BY rn)) AS text),
+    (array_agg(level ORDER BY rn DESC))[1], (array_agg(stage ORDER BY rn DESC))[1],
+    count(*),
+    CASE WHEN series_id = min(series_id) OVER () THEN (
+        SELECT CAST(json_build_object('id', array_agg(run_id ORDER BY run_id),
+            'commit', array_agg(commit ORDER BY run_id),
+            't', array_agg(extract(epoch FROM started_at) * 1000 ORDER BY run_id)) AS text)
+        FROM (SELECT DISTINCT run_id, commit, started_at FROM ranked) u) END
+FROM ranked GROUP BY series_id, total"""
+_STEPS = typed_text(
+    """SELECT s.id, a.id, a.run_id, a.level, a.status, a.confirmed_by, a.change_pct, r.commit
+    FROM series s JOIN alert a ON a.benchmark_id = s.benchmark_id AND a.metric_id = s.metric_id
+        AND a.branch_id = s.branch_id AND a.testbed_id = s.testbed_id
+    JOIN run r ON r.id = a.run_id
+    WHERE s.id = ANY(CAST(:ids AS int[])) ORDER BY a.opened_at"""
+)
+_CHANGES = typed_text(
+    """SELECT c.series_id, c.id, c.run_id, c.note, c.created_by, c.created_at
+    FROM series_restart c WHERE c.series_id = ANY(CAST(:ids AS int[])) ORDER BY c.run_id"""
+)
+
+
+@functools.cache
+def _ranged(template: str, given: frozenset[str]) -> TextClause:
+    parts = ["m.series_id = ANY(CAST(:ids AS int[]))", "r.accepted"]
+    parts += [_BOUNDS[k] for k in sorted(given)]
+    return typed_text(template.format(range=" AND ".join(parts)))
+
+
+@dataclass(frozen=True, kw_only=True)
+class BatchQuery:
+    """What the page asked for; no testbed and no profile: the newest view's."""
+
+    system: str
+    branch: str = "main"
+    testbed: str | None = None
+    profile: str | None = None
+    since: datetime | None = None
+    until: datetime | None = None
+    max_points: int = 200
+    limit: int = 500
+
+
+@dataclass(frozen=True, kw_only=True)
+class BatchAnswer:
+    """The serialised batch (None when the caller's ETag still holds) and its ETag."""
+
+    body: bytes | None
+    etag: str
+
+
+def _known_system(session: Session, system: str) -> None:
+    found = session.execute(text("SELECT 1 FROM system WHERE slug = :s"), {"s": system}).first()
+    if found is None:
+        raise NotFound(f"no system {system!r}: check the slug (GET /api/v1/systems lists them)")
+
+
+def read_batch(
+    *, session: Session, query: BatchQuery, if_none_match: str | None = None
+) -> BatchAnswer:
+    """Every series of the page's view, worst first, with their points as columns."""
+    _known_system(session, query.system)
+    views = session.execute(_VIEWS, {"system": query.system, "branch": query.branch}).all()
+    testbed, profile = query.testbed, query.profile
+    if testbed is None and profile is None and views:
+        testbed, profile = views[0][0], views[0][1]
+    elif testbed is None and views:
+        testbed = next((v[0] for v in views if v[1] == profile), views[0][0])
+    params = {"system": query.system, "branch": query.branch, "testbed": testbed}
+    series = session.execute(_SERIES, params).all() if testbed else []
+    ids = [s[0] for s in series]
+    given: dict[str, Any] = {"since": query.since, "until": query.until, "profile": profile}
+    bounds: dict[str, Any] = {"ids": ids, **{k: v for k, v in given.items() if v is not None}}
+    keys = frozenset(bounds) - {"ids"}
+    stamp_row = session.execute(_ranged(_STAMP, keys), bounds).one() if ids else ()
+    marks = (
+        session.execute(_STEPS, {"ids": ids}).all() if ids else [],
+        session.execute(_CHANGES, {"ids": ids}).all() if ids else [],
+    )
+    stamp = f"{query}:{testbed}:{profile}:{[tuple(v) for v in views]}:{tuple(stamp_row)}:"
+    stamp += f"{[tuple(s) for s in series]}:{[(m[0], m[1], m[4]) for m in marks[0]]}"
+    stamp += f":{[(c[0], c[1]) for c in marks[1]]}"
+    etag = '"b' + hashlib.blake2b(stamp.encode(), digest_size=12).hexdigest() + '"'
+    if etag_matches(if_none_match, etag):
+        return BatchAnswer(body=None, etag=etag)
+    points = (
+        session.execute(_ranged(_POINTS, keys), {**bounds, "max": query.max_points}).all()
+        if ids
+        else []
+    )
+    body = batch_shape.assemble(
+        system=query.system,
+        branch=query.branch,
+        limit=query.limit,
+        testbed=testbed,
+        profile=profile,
+        views=views,
+        series=series,
+        points=points,
+        steps=marks[0],
+        changes=marks[1],
+    )
+    return BatchAnswer(body=body, etag=etag)

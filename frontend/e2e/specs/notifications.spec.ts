@@ -1,0 +1,100 @@
+import { createHmac, timingSafeEqual } from "node:crypto";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { history, uniqueSlug } from "../support/bench";
+import { expect, test } from "../support/fixtures";
+
+interface Received {
+  delivery: string;
+  signature: string;
+  body: string;
+}
+
+/** A local webhook receiver that records what arrives (the signature is checked by the test). */
+async function receiver(): Promise<{ server: Server; url: string; got: Received[] }> {
+  const got: Received[] = [];
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (c: Buffer) => chunks.push(c));
+    req.on("end", () => {
+      got.push({
+        delivery: String(req.headers["benchdash-delivery"] ?? ""),
+        signature: String(req.headers["benchdash-signature"] ?? ""),
+        body: Buffer.concat(chunks).toString("utf8"),
+      });
+      res.writeHead(200).end();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  return { server, url: `http://127.0.0.1:${port}/hook`, got };
+}
+
+/** The README's check: HMAC-SHA256 over `t.body`, a recent `t`. */
+function verified(secret: string, r: Received): boolean {
+  const parts = Object.fromEntries(r.signature.split(",").map((p) => p.split("=", 2) as [string, string]));
+  const t = Number(parts.t);
+  if (!Number.isFinite(t) || Math.abs(Date.now() / 1000 - t) > 300) return false;
+  const mac = createHmac("sha256", secret).update(`${t}.${r.body}`).digest("hex");
+  return mac.length === (parts.v1 ?? "").length && timingSafeEqual(Buffer.from(mac), Buffer.from(parts.v1!));
+}
+
+test.describe("notifications", () => {
+  test("an admin adds a webhook, sees its secret once, sends a test that arrives signed, reads the log, deletes it", async ({
+    page,
+    bench,
+    signIn,
+  }) => {
+    const slug = uniqueSlug("notify");
+    await bench.seedRuns(slug, [
+      {
+        benchmark: "get",
+        metric: "throughput",
+        unit: "req/s",
+        direction: "higher_is_better",
+        values: history(2, 100),
+      },
+    ]);
+    const hook = await receiver();
+    try {
+      await signIn("/notifications");
+      await expect(page.getByRole("heading", { name: "Notifications" })).toBeVisible();
+      const form = page.getByRole("form", { name: "Add a subscription" });
+      await form.getByLabel("System").selectOption(slug);
+      await form.getByLabel("Channel").selectOption("webhook");
+      await form.getByLabel("Name").fill("perf hook");
+      await form.getByLabel("Webhook URL").fill(hook.url);
+      await form.getByRole("button", { name: "Add subscription" }).click();
+      const secretBox = page.getByTestId("signing-secret");
+      await expect(secretBox).toContainText("whsec_");
+      const secret = (await secretBox.locator("code").textContent())!;
+
+      const item = page.locator("[data-testid^=subscription-]").filter({ hasText: "perf hook" });
+      await expect(item).toContainText(`${slug} · every branch`);
+      await expect(item).not.toContainText(secret); // shown once, in the form's answer only
+      await item.getByRole("button", { name: "Send a test" }).click();
+      const row = item.locator("tbody tr").first();
+      await expect(row).toContainText("test");
+      await expect(row).toContainText("delivered", { timeout: 30_000 });
+      await expect(row.locator("td").nth(2)).toHaveText("1");
+
+      expect(hook.got).toHaveLength(1);
+      const sent = hook.got[0]!;
+      expect(verified(secret, sent)).toBe(true);
+      expect(verified("whsec_wrong", sent)).toBe(false);
+      const body = JSON.parse(sent.body) as { id: string; event: string; text: string };
+      expect(body.id).toBe(sent.delivery);
+      expect(await row.getAttribute("data-delivery")).toBe(sent.delivery);
+      expect(body.event).toBe("test");
+      expect(body.text).toContain("−11.8 % req/s · worse");
+
+      // The page after a reload: the secret is gone for good.
+      await page.reload();
+      await expect(page.getByTestId("signing-secret")).toHaveCount(0);
+      await item.getByRole("button", { name: "Delete" }).click();
+      await expect(item).toHaveCount(0);
+    } finally {
+      hook.server.close();
+    }
+  });
+});

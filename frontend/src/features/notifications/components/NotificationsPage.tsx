@@ -1,0 +1,103 @@
+import type { Schemas } from "@/api/types";
+import { Badge } from "@/components/ui/Badge";
+import { Button } from "@/components/ui/Button";
+import { Page, PageHeader, Section } from "@/components/ui/Page";
+import { Empty, ErrorState, Loading } from "@/components/ui/States";
+import { useSignedInUser } from "@/lib/session";
+import { useDeleteSubscription } from "@/features/notifications/api/deleteSubscription";
+import { useNotifySystems } from "@/features/notifications/api/getNotifySystems";
+import { useSubscriptions } from "@/features/notifications/api/getSubscriptions";
+import { useSendTest } from "@/features/notifications/api/sendTest";
+import { DeliveryLog } from "@/features/notifications/components/DeliveryLog";
+import styles from "@/features/notifications/components/NotificationsPage.module.css";
+import { SubscriptionForm } from "@/features/notifications/components/SubscriptionForm";
+
+type Subscription = Schemas["SubscriptionRead"];
+
+function SubscriptionItem({ sub }: { sub: Subscription }) {
+  const test = useSendTest();
+  const remove = useDeleteSubscription();
+  return (
+    <li className={styles.item} data-testid={`subscription-${sub.id}`}>
+      <div className={styles.head}>
+        <strong>{sub.name}</strong>
+        <Badge tone="info" shape="tag">
+          {sub.channel}
+        </Badge>
+        <span className="muted">
+          {sub.system}
+          {sub.branch ? ` · ${sub.branch}` : " · every branch"} · {(sub.events ?? []).join(", ")} →{" "}
+          {sub.target}
+        </span>
+        <span className={styles.actions}>
+          <Button
+            size="small"
+            variant="secondary"
+            disabled={test.isPending}
+            onClick={() => test.mutate(sub.id)}
+          >
+            Send a test
+          </Button>
+          <Button
+            size="small"
+            variant="danger"
+            disabled={remove.isPending}
+            onClick={() => remove.mutate(sub.id)}
+          >
+            Delete
+          </Button>
+        </span>
+      </div>
+      {test.isError ? <ErrorState error={test.error} /> : null}
+      {remove.isError ? <ErrorState error={remove.error} /> : null}
+      <DeliveryLog subscriptionId={sub.id} />
+    </li>
+  );
+}
+
+/** Notification subscriptions per system: add one, send a test, read each delivery log. */
+export function NotificationsPage() {
+  const user = useSignedInUser();
+  const subs = useSubscriptions(Boolean(user));
+  const systems = useNotifySystems();
+  return (
+    <Page>
+      <PageHeader title="Notifications">
+        <p className="muted">
+          A confirmed regression, its recovery and a failed run are sent to each subscription of the system: a
+          webhook (JSON signed with HMAC-SHA256), a Slack channel or an e-mail address. Deliveries are retried
+          with growing waits until the receiver takes them; each has an id that a receiver uses to drop
+          copies.
+        </p>
+      </PageHeader>
+      {!user ? (
+        <Empty title="Sign in to manage notifications" />
+      ) : (
+        <>
+          <Section title="Add a subscription">
+            {systems.isError ? (
+              <ErrorState error={systems.error} />
+            ) : (
+              <SubscriptionForm systems={(systems.data ?? []).map((s) => s.slug)} />
+            )}
+          </Section>
+          <Section title="Subscriptions" testId="subscriptions">
+            {subs.isPending ? (
+              <Loading label="Loading subscriptions…" />
+            ) : subs.isError ? (
+              <ErrorState error={subs.error} onRetry={() => void subs.refetch()} />
+            ) : subs.data.length === 0 ? (
+              <Empty title="No subscriptions yet" />
+            ) : (
+              <ul className={styles.list}>
+                {subs.data.map((s) => (
+                  <SubscriptionItem key={s.id} sub={s} />
+                ))}
+              </ul>
+            )}
+          </Section>
+        </>
+      )}
+    </Page>
+  );
+}

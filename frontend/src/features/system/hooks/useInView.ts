@@ -1,0 +1,56 @@
+import { useEffect, useState, type RefObject } from "react";
+
+/** How far ahead of the viewport a chart starts rendering, so scrolling finds it drawn. */
+const AHEAD = "400px 0px";
+
+// Charts that came into view draw one per frame, in the order they came (page order: what needs a
+// look first), so the first chart paints after one chart's work, not after every visible one's,
+// and the page answers input between them.
+const waiting: Array<() => void> = [];
+let pumping = false;
+
+function pump() {
+  const next = waiting.shift();
+  if (!next) {
+    pumping = false;
+    return;
+  }
+  next();
+  requestAnimationFrame(() => setTimeout(pump, 0));
+}
+
+function reveal(show: () => void) {
+  waiting.push(show);
+  if (!pumping) {
+    pumping = true;
+    pump();
+  }
+}
+
+/** True once the element has come near the viewport and its turn to draw came (then it stays true). */
+export function useInView(ref: RefObject<Element | null>): boolean {
+  const [seen, setSeen] = useState(false);
+  useEffect(() => {
+    const el = ref.current;
+    if (seen || !el) return;
+    if (typeof IntersectionObserver === "undefined") {
+      setSeen(true);
+      return;
+    }
+    let live = true;
+    const observer = new IntersectionObserver(
+      (entries) => {
+        if (!entries.some((e) => e.isIntersecting)) return;
+        observer.disconnect();
+        reveal(() => live && setSeen(true));
+      },
+      { rootMargin: AHEAD },
+    );
+    observer.observe(el);
+    return () => {
+      live = false;
+      observer.disconnect();
+    };
+  }, [ref, seen]);
+  return seen;
+}

@@ -1,0 +1,5 @@
+import { NotificationsPage } from "@/features/notifications/components/NotificationsPage";
+
+export function NotificationsRoute() {
+  return <NotificationsPage />;
+}
