@@ -21,6 +21,9 @@ from benchdash.alerts import endpoints as alert_endpoints
 from benchdash.alerts import reruns
 from benchdash.auth import endpoints as auth_endpoints
 from benchdash.auth import usage
+from benchdash.bisect import advance as bisect_advance
+from benchdash.bisect import auto as bisect_auto
+from benchdash.bisect import endpoints as bisect_endpoints
 from benchdash.config import get_settings
 from benchdash.db import database_url, transaction, utcnow
 from benchdash.deps import FRESH_COOKIE, FRESH_S
@@ -51,6 +54,7 @@ ROUTERS = (
     series_endpoints.router,
     alert_endpoints.router,
     notify_endpoints.router,
+    bisect_endpoints.router,
 )
 
 
@@ -138,9 +142,13 @@ def schedule_once() -> list[int]:
 
 
 def settle_reruns() -> int:
-    """Confirm or dismiss suspected points whose re-runs all ended without a last upload."""
+    """Confirm or dismiss suspected points whose re-runs all ended without a last upload; start
+    the bisections of alerts so confirmed; move on bisections whose run ended without upload."""
     with transaction() as session:
-        return reruns.settle_pending(session=session)
+        settled = reruns.settle_pending(session=session)
+        bisect_auto.start_for_alerts(session=session, run_ids=None)
+    with transaction() as session:
+        return settled + bisect_advance.advance_pending(session=session)
 
 
 def flush_token_usage() -> int:

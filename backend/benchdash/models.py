@@ -3,6 +3,7 @@
 from benchdash.alerts.models import Alert
 from benchdash.audit.models import AuditEvent
 from benchdash.auth.models import ApiToken, User, UserSession
+from benchdash.bisect.models import Bisection, BisectionStep
 from benchdash.db import Base
 from benchdash.notify.models import Delivery, Subscription
 from benchdash.results.models import Measurement, Series, SeriesRestart, Verdict
@@ -15,6 +16,8 @@ __all__ = [
     "AuditEvent",
     "Base",
     "Benchmark",
+    "Bisection",
+    "BisectionStep",
     "Branch",
     "Delivery",
     "Measurement",

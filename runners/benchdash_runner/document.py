@@ -18,7 +18,7 @@ from benchdash_runner.summarise import TooLarge, fit, spread
 
 SCHEMA = "benchdash/v1"
 DIRECTIONS = ("higher_is_better", "lower_is_better")
-TRIGGERS = ("ci", "manual", "schedule", "web", "demo")
+TRIGGERS = ("ci", "manual", "schedule", "web", "rerun", "bisect", "demo")
 RUN_STRING_FIELDS = (
     "external_id",
     "commit",

@@ -14,6 +14,7 @@ from sqlalchemy.orm import Session, aliased
 from benchdash.alerts.models import Alert
 from benchdash.alerts.schemas import AlertRead
 from benchdash.alerts.states import ACTIVE_ALERTS, AlertStatus
+from benchdash.bisect import queries as bisect_queries
 from benchdash.kit.badge import BadgeColor, badge_svg
 from benchdash.kit.errors import NotFound
 from benchdash.regression.engine import Level
@@ -96,6 +97,8 @@ def list_alerts(
         q = q.where(Branch.name == branch)
     if run_id is not None:
         q = q.where(Alert.run_id == run_id)
+    rows = session.execute(q).all()
+    found = bisect_queries.culprits(session=session, alert_ids=[r[0].id for r in rows])
     return [
         AlertRead(
             id=a.id,
@@ -129,8 +132,9 @@ def list_alerts(
             acknowledged_at=a.acknowledged_at,
             acknowledged_by=a.acknowledged_by,
             resolved_at=a.resolved_at,
+            first_bad_commit=found.get(a.id),
         )
-        for a, slug, b, m, branch, testbed, commit, v, good_commit, repo in session.execute(q).all()
+        for a, slug, b, m, branch, testbed, commit, v, good_commit, repo in rows
     ]
 
 

@@ -20,6 +20,14 @@ class DriftContributor(BaseModel):
     change_pct: float
 
 
+class Culprit(BaseModel):
+    """The first bad commit a bisection found."""
+
+    sha: str
+    subject: str
+    author: str
+
+
 class AlertRead(BaseModel):
     """An alert with the series it is about and the verdict that opened it."""
 
@@ -71,6 +79,9 @@ class AlertRead(BaseModel):
     acknowledged_at: datetime | None
     acknowledged_by: str | None
     resolved_at: datetime | None
+    first_bad_commit: Culprit | None = Field(
+        None, description="The exact commit a bisection of the range found (subject, author)."
+    )
 
 
 class AlertAck(BaseModel):

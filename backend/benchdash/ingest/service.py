@@ -5,7 +5,8 @@
    which judges and stores the measurements and verdicts (stage one: suspected or not).
 2. `alerts` carries out stage two: opens the alert of a confirmed step (CI-fed), resolves
    recovered ones, queues re-runs of a runner-executed run with suspected points, and settles
-   a re-run group when its last document arrives.
+   a re-run group when its last document arrives, and starts the bisection of an alert so
+   confirmed; a bisection step's document moves its bisection on instead (`bisect`).
 """
 
 from __future__ import annotations
@@ -14,12 +15,14 @@ from sqlalchemy.orm import Session
 
 from benchdash.alerts import reruns
 from benchdash.alerts import service as alert_service
+from benchdash.bisect import advance, auto
 from benchdash.config import get_settings
 from benchdash.regression.model import Mode
 from benchdash.results import read as result_read
 from benchdash.results import service as result_service
 from benchdash.results.schemas import DocumentIn, IngestResponse
 from benchdash.runs import service as run_service
+from benchdash.runs.states import RunTrigger
 
 
 def store(*, session: Session, document: DocumentIn) -> IngestResponse:
@@ -32,7 +35,9 @@ def store(*, session: Session, document: DocumentIn) -> IngestResponse:
     else:
         outcome = prepared  # stored before: its answer, nothing judged again
     system, branch, run = outcome.system, outcome.branch, outcome.run
-    if outcome.created:
+    if outcome.created and run.trigger == RunTrigger.BISECT:
+        advance.on_run_ended(session=session, run_id=run.id)  # a step: judged by its bisection
+    elif outcome.created:
         alert_service.apply(session=session, run=run, judged=outcome.judged)
         if outcome.mode is Mode.RUNNER:
             reruns.queue(
@@ -45,6 +50,7 @@ def store(*, session: Session, document: DocumentIn) -> IngestResponse:
             )
         if run.rerun_of is not None:
             reruns.settle(session=session, run_id=run.rerun_of)
+            auto.start_for_alerts(session=session, run_ids=[run.rerun_of])
     verdicts = (
         result_read.verdicts_for_run(session=session, run_id=run.id, system=system, branch=branch)
         if not outcome.created or run.rerun_of is not None

@@ -13,7 +13,7 @@ from benchdash.kit.errors import Conflict, InvalidInput, NotFound
 from benchdash.notify import outbox
 from benchdash.runs import agents, queue
 from benchdash.runs.models import Run, RunEvent
-from benchdash.runs.states import ACTIVE, NEXT, TERMINAL, RunStatus
+from benchdash.runs.states import ACTIVE, NEXT, TERMINAL, RunStatus, RunTrigger
 from benchdash.systems import service as system_service
 
 SHA_CHARS = set("0123456789abcdef")
@@ -63,11 +63,13 @@ def trigger(
     trigger_kind: str,
     branch: str | None = None,
     rerun_of: int | None = None,
+    task: dict[str, Any] | None = None,
 ) -> Run:
     """Create a queued run and defer its job on the system's queue, in one transaction.
 
-    A re-run (`rerun_of`) re-measures a suspected change of another run: it is not accepted
-    into its series' history, it only confirms or dismisses the suspicion.
+    A re-run (`rerun_of`) re-measures a suspected change of another run, a bisection step
+    measures a commit of a range: neither is accepted into its series' history. A `task` is
+    work other than benchmarking for the agent (runners/CONTRACT.md).
     """
     row = system_service.get_by_slug(session=session, slug=system)
     manifest = row.manifest or {}
@@ -105,7 +107,8 @@ def trigger(
         commit=ref if is_sha else None,
         requested_benchmarks=benchmarks or None,
         rerun_of=rerun_of,
-        accepted=rerun_of is None,
+        accepted=rerun_of is None and trigger_kind != RunTrigger.BISECT,
+        task=task,
         created_at=utcnow(),
         started_at=utcnow(),
     )

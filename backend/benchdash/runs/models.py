@@ -64,6 +64,9 @@ class Run(Base):
     progress: Mapped[dict[str, Any] | None] = mapped_column(JSONB)
     # A re-run queued to confirm or dismiss a suspected change of `rerun_of` (earned alerts).
     rerun_of: Mapped[int | None] = mapped_column(ForeignKey("run.id", ondelete="SET NULL"))
+    # Work other than benchmarking that an agent carries out (runners/CONTRACT.md), e.g.
+    # {"kind": "revlist", "good": sha, "bad": sha, "first_parent": true} for a bisection.
+    task: Mapped[dict[str, Any] | None] = mapped_column(JSONB)
 
 
 class RunEvent(Base):

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Annotated, Generic, Literal, TypeVar
+from typing import Annotated, Any, Generic, Literal, TypeVar
 
 from pydantic import BaseModel, Field
 
@@ -61,6 +61,9 @@ class RunSummary(BaseModel):
     cancel_requested: bool = False
     agent: str | None = Field(None, description="The runner agent working on it.")
     rerun_of: int | None = Field(None, description="The run whose suspected change this re-checks.")
+    task: dict[str, Any] | None = Field(
+        None, description="Work other than benchmarking for the agent (runners/CONTRACT.md)."
+    )
 
 
 class RunCreate(BaseModel):

@@ -54,6 +54,7 @@ def to_summary(row: RunRow, counts: dict[str, int] | None = None) -> RunSummary:
         cancel_requested=run.cancel_requested,
         agent=run.agent,
         rerun_of=run.rerun_of,
+        task=run.task,
     )
 
 

@@ -22,13 +22,14 @@ class RunStatus(StrEnum):
 
 
 class RunTrigger(StrEnum):
-    """What started a run: CI, a person (CLI or web), the agents' cron, a re-run, the demo."""
+    """What started a run: CI, a person (CLI, web), the cron, a re-run, a bisection, the demo."""
 
     CI = "ci"
     MANUAL = "manual"
     SCHEDULE = "schedule"
     WEB = "web"
     RERUN = "rerun"
+    BISECT = "bisect"
     DEMO = "demo"
 
 

@@ -83,13 +83,14 @@ export class Bench {
 
   /**
    * Upload one run per value index of `series` (all series share the runs), an hour apart, ending
-   * now (or `on.hoursAgo` hours ago), on the e2e testbed and quick profile unless `on` names others.
+   * now (or `on.hoursAgo` hours ago), on the e2e testbed and quick profile unless `on` names others;
+   * `on.commits[i]`, when given, is run i's commit (else a random one).
    */
   async seedRuns(
     system: string,
     series: SeriesSpec[],
     branch = "main",
-    on: { testbed?: string; profile?: string; hoursAgo?: number } = {},
+    on: { testbed?: string; profile?: string; hoursAgo?: number; commits?: string[] } = {},
   ): Promise<Ingest[]> {
     const runs = Math.max(...series.map((s) => s.values.length));
     const start = Date.now() - (runs + (on.hoursAgo ?? 0)) * HOUR;
@@ -98,7 +99,7 @@ export class Bench {
       const at = new Date(start + i * HOUR).toISOString();
       const run = {
         external_id: `${system}-${branch}-${on.testbed ?? ""}${on.profile ?? ""}${i}`,
-        commit: randomBytes(5).toString("hex"),
+        commit: on.commits?.[i] ?? randomBytes(5).toString("hex"),
         branch,
         ...(on.testbed ? { testbed: on.testbed } : {}),
         ...(on.profile ? { profile: on.profile } : {}),

@@ -44,6 +44,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/alerts/{alert_id}/bisections": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read Alert Bisections
+         * @description The alert's bisections, newest first.
+         */
+        get: operations["bisections-read_alert_bisections"];
+        put?: never;
+        /**
+         * Bisect Alert
+         * @description Bisect the alert's commit range (trigger scope on its system).
+         */
+        post: operations["bisections-bisect_alert"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/auth/login": {
         parameters: {
             query?: never;
@@ -212,6 +236,66 @@ export interface paths {
         get: operations["badges-read_badge"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/bisections": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Bisect Runs
+         * @description Bisect between a good and a bad run for one benchmark's metric (trigger scope).
+         */
+        post: operations["bisections-bisect_runs"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/bisections/{bisection_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read Bisection
+         * @description One bisection: its range, steps with their verdicts, and result.
+         */
+        get: operations["bisections-read_bisection"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/bisections/{bisection_id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel Bisection
+         * @description Stop a running bisection and cancel its run in flight (trigger scope).
+         */
+        post: operations["bisections-cancel_bisection"];
         delete?: never;
         options?: never;
         head?: never;
@@ -401,6 +485,26 @@ export interface paths {
          * @description Cancel a run: at once when queued, else the agent kills it within seconds.
          */
         post: operations["runs-cancel_run"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/runs/{run_id}/commits": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Report Commits
+         * @description An agent's answer to a `revlist` task: the range's commits (token with the agent scope).
+         */
+        post: operations["bisections-report_commits"];
         delete?: never;
         options?: never;
         head?: never;
@@ -905,6 +1009,8 @@ export interface components {
             direction: "higher_is_better" | "lower_is_better";
             /** Explanation */
             explanation: string;
+            /** @description The exact commit a bisection of the range found (subject, author). */
+            first_bad_commit?: components["schemas"]["Culprit"] | null;
             /** Id */
             id: number;
             /**
@@ -1118,6 +1224,139 @@ export interface components {
             params_key: string;
         };
         /**
+         * BisectFromAlert
+         * @description Bisect the commit range an alert names.
+         */
+        BisectFromAlert: {
+            /**
+             * First Parent
+             * @description Only the first-parent line (false: a merge's side commits too).
+             * @default true
+             */
+            first_parent: boolean;
+        };
+        /**
+         * BisectFromRuns
+         * @description Bisect between a good and a bad run of one system, for one benchmark's metric.
+         */
+        BisectFromRuns: {
+            /**
+             * Bad Run Id
+             * @description A run id.
+             */
+            bad_run_id: number;
+            /** Benchmark */
+            benchmark: string;
+            /**
+             * First Parent
+             * @description Only the first-parent line (false: a merge's side commits too).
+             * @default true
+             */
+            first_parent: boolean;
+            /**
+             * Good Run Id
+             * @description A run id.
+             */
+            good_run_id: number;
+            /** Metric */
+            metric: string;
+            /**
+             * Params
+             * @description Canonical JSON of its parameters (params_key).
+             */
+            params?: string | null;
+        };
+        /**
+         * BisectState
+         * @description running → found | cannot_bisect | failed | cancelled.
+         * @enum {string}
+         */
+        BisectState: "running" | "found" | "cannot_bisect" | "failed" | "cancelled";
+        /**
+         * BisectionRead
+         * @description A bisection with its range, steps so far and result.
+         */
+        BisectionRead: {
+            /** Alert Id */
+            alert_id: number | null;
+            /** Bad Commit */
+            bad_commit: string;
+            /** Bad Run Id */
+            bad_run_id: number | null;
+            /** Benchmark */
+            benchmark: string;
+            /** Branch */
+            branch: string;
+            /**
+             * Commits
+             * @description good..bad, oldest first (null: not listed yet).
+             */
+            commits: components["schemas"]["CommitRead"][] | null;
+            /**
+             * Created At
+             * Format: date-time
+             */
+            created_at: string;
+            /** Created By */
+            created_by: string;
+            /** @description The first bad commit, once found. */
+            culprit: components["schemas"]["CommitRead"] | null;
+            /**
+             * Expected Steps
+             * @description About log2 of the range's length.
+             */
+            expected_steps: number | null;
+            /** Finished At */
+            finished_at: string | null;
+            /** First Parent */
+            first_parent: boolean;
+            /** Good Commit */
+            good_commit: string;
+            /** Good Run Id */
+            good_run_id: number | null;
+            /** Id */
+            id: number;
+            /**
+             * Message
+             * @description What it found, or why it stopped.
+             */
+            message: string | null;
+            /** Metric */
+            metric: string;
+            /** Profile */
+            profile: string;
+            /**
+             * Range Bad
+             * @description …and the first commit known bad.
+             */
+            range_bad: string;
+            /**
+             * Range Good
+             * @description The narrowed range: the last commit known good…
+             */
+            range_good: string;
+            /**
+             * Remaining
+             * @description Candidates left between them.
+             */
+            remaining: number | null;
+            /**
+             * Revlist Run Id
+             * @description The agent's task listing the commits.
+             */
+            revlist_run_id: number | null;
+            /**
+             * Skipped
+             * @description Commits skipped because their build failed.
+             */
+            skipped: string[];
+            state: components["schemas"]["BisectState"];
+            /** Steps */
+            steps: components["schemas"]["StepRead"][];
+            /** System */
+            system: string;
+        };
+        /**
          * BranchRead
          * @description A branch and its pinned baseline run.
          */
@@ -1182,6 +1421,47 @@ export interface components {
          */
         Channel: "webhook" | "slack" | "email";
         /**
+         * CommitIn
+         * @description One commit of the range as the agent's repository has it.
+         */
+        CommitIn: {
+            /**
+             * Author
+             * @default
+             */
+            author: string;
+            /** Sha */
+            sha: string;
+            /**
+             * Subject
+             * @default
+             */
+            subject: string;
+        };
+        /**
+         * CommitRead
+         * @description A commit of the range.
+         */
+        CommitRead: {
+            /** Author */
+            author: string;
+            /** Sha */
+            sha: string;
+            /** Subject */
+            subject: string;
+        };
+        /**
+         * CommitsIn
+         * @description An agent's answer to a `revlist` task: the commits of good..bad, oldest first, or why
+         *     it could not list them.
+         */
+        CommitsIn: {
+            /** Commits */
+            commits?: components["schemas"]["CommitIn"][] | null;
+            /** Error */
+            error?: string | null;
+        };
+        /**
          * CompareRow
          * @description One series present in either run of a comparison.
          */
@@ -1222,6 +1502,18 @@ export interface components {
             head: components["schemas"]["RunSummary"];
             /** Rows */
             rows: components["schemas"]["CompareRow"][];
+        };
+        /**
+         * Culprit
+         * @description The first bad commit a bisection found.
+         */
+        Culprit: {
+            /** Author */
+            author: string;
+            /** Sha */
+            sha: string;
+            /** Subject */
+            subject: string;
         };
         /**
          * DeliveryRead
@@ -1860,6 +2152,13 @@ export interface components {
             status: components["schemas"]["RunStatus"];
             /** System */
             system: string;
+            /**
+             * Task
+             * @description Work other than benchmarking for the agent (runners/CONTRACT.md).
+             */
+            task?: {
+                [key: string]: unknown;
+            } | null;
             /** Testbed */
             testbed: string | null;
             trigger: components["schemas"]["RunTrigger"];
@@ -1993,6 +2292,13 @@ export interface components {
             status: components["schemas"]["RunStatus"];
             /** System */
             system: string;
+            /**
+             * Task
+             * @description Work other than benchmarking for the agent (runners/CONTRACT.md).
+             */
+            task?: {
+                [key: string]: unknown;
+            } | null;
             /** Testbed */
             testbed: string | null;
             trigger: components["schemas"]["RunTrigger"];
@@ -2104,6 +2410,13 @@ export interface components {
             status: components["schemas"]["RunStatus"];
             /** System */
             system: string;
+            /**
+             * Task
+             * @description Work other than benchmarking for the agent (runners/CONTRACT.md).
+             */
+            task?: {
+                [key: string]: unknown;
+            } | null;
             /** Testbed */
             testbed: string | null;
             trigger: components["schemas"]["RunTrigger"];
@@ -2117,10 +2430,10 @@ export interface components {
         };
         /**
          * RunTrigger
-         * @description What started a run: CI, a person (CLI or web), the agents' cron, a re-run, the demo.
+         * @description What started a run: CI, a person (CLI, web), the cron, a re-run, a bisection, the demo.
          * @enum {string}
          */
-        RunTrigger: "ci" | "manual" | "schedule" | "web" | "rerun" | "demo";
+        RunTrigger: "ci" | "manual" | "schedule" | "web" | "rerun" | "bisect" | "demo";
         /**
          * SeriesBatch
          * @description Every series of a system's branch on one testbed (and profile), worst first.
@@ -2335,6 +2648,41 @@ export interface components {
             /** Message */
             message: string | null;
             status: components["schemas"]["RunStatus"];
+        };
+        /**
+         * StepRead
+         * @description One step: the run at a candidate commit and its verdict against both ends.
+         */
+        StepRead: {
+            /** Commit */
+            commit: string;
+            /**
+             * Created At
+             * Format: date-time
+             */
+            created_at: string;
+            /**
+             * Evidence
+             * @description Medians of the midpoint and both ends, p-values, why (or the run's failure).
+             */
+            evidence?: {
+                [key: string]: unknown;
+            } | null;
+            /** Finished At */
+            finished_at: string | null;
+            /** Id */
+            id: number;
+            /**
+             * Position
+             * @description Its index among the bisection's commits (0: oldest).
+             */
+            position: number;
+            /** Run Id */
+            run_id: number | null;
+            run_status: components["schemas"]["RunStatus"] | null;
+            /** Subject */
+            subject: string | null;
+            verdict: components["schemas"]["Verdict"];
         };
         /**
          * SubscriptionCreate
@@ -2662,6 +3010,12 @@ export interface components {
             disabled: boolean;
         };
         /**
+         * Verdict
+         * @description What one step found at its commit (pending: its run has not ended).
+         * @enum {string}
+         */
+        Verdict: "pending" | "good" | "bad" | "ambiguous" | "skipped" | "failed" | "cancelled";
+        /**
          * VerdictRead
          * @description A measurement with its verdict, as returned by ingest and the run endpoint.
          */
@@ -2887,6 +3241,196 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AlertAck"];
+                };
+            };
+            /** @description Bad request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Invalid input */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+        };
+    };
+    "bisections-read_alert_bisections": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description An alert id. */
+                alert_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BisectionRead"][];
+                };
+            };
+            /** @description Bad request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Invalid input */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+        };
+    };
+    "bisections-bisect_alert": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description An alert id. */
+                alert_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BisectFromAlert"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BisectionRead"];
                 };
             };
             /** @description Bad request */
@@ -3841,6 +4385,286 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description Bad request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Invalid input */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+        };
+    };
+    "bisections-bisect_runs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BisectFromRuns"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BisectionRead"];
+                };
+            };
+            /** @description Bad request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Invalid input */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+        };
+    };
+    "bisections-read_bisection": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A bisection id. */
+                bisection_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BisectionRead"];
+                };
+            };
+            /** @description Bad request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Invalid input */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+        };
+    };
+    "bisections-cancel_bisection": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A bisection id. */
+                bisection_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BisectionRead"];
+                };
             };
             /** @description Bad request */
             400: {
@@ -4880,6 +5704,103 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["RunSummary"];
+                };
+            };
+            /** @description Bad request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Invalid input */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+        };
+    };
+    "bisections-report_commits": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A run id. */
+                run_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CommitsIn"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BisectionRead"];
                 };
             };
             /** @description Bad request */
@@ -6691,6 +7612,7 @@ export const alertKindValues: ReadonlyArray<FlattenedDeepRequired<components>["s
 export const alertReadDirectionValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["AlertRead"]["direction"]> = ["higher_is_better", "lower_is_better"];
 export const alertReadLevelValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["AlertRead"]["level"]> = ["warn", "fail"];
 export const alertStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["AlertStatus"]> = ["open", "acknowledged", "resolved"];
+export const bisectStateValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["BisectState"]> = ["running", "found", "cannot_bisect", "failed", "cancelled"];
 export const channelValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Channel"]> = ["webhook", "slack", "email"];
 export const compareRowDirectionValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["CompareRow"]["direction"]> = ["higher_is_better", "lower_is_better"];
 export const deliveryStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["DeliveryStatus"]> = ["pending", "sending", "retrying", "delivered", "failed"];
@@ -6703,11 +7625,12 @@ export const metricReadDirectionValues: ReadonlyArray<FlattenedDeepRequired<comp
 export const runCreateTriggerValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["RunCreate"]["trigger"]> = ["web", "schedule"];
 export const runReportStatusAnyOf0Values: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["RunReport"]["status"]> = ["building", "running", "uploading", "failed", "cancelled", "timed_out"];
 export const runStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["RunStatus"]> = ["queued", "building", "running", "uploading", "completed", "failed", "cancelled", "timed_out"];
-export const runTriggerValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["RunTrigger"]> = ["ci", "manual", "schedule", "web", "rerun", "demo"];
+export const runTriggerValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["RunTrigger"]> = ["ci", "manual", "schedule", "web", "rerun", "bisect", "demo"];
 export const seriesReadDirectionValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["SeriesRead"]["direction"]> = ["higher_is_better", "lower_is_better"];
 export const seriesStateValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["SeriesState"]> = ["regressed", "suspected", "changed", "steady"];
 export const seriesStepLevelValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["SeriesStep"]["level"]> = ["warn", "fail"];
 export const sparklineDirectionValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Sparkline"]["direction"]> = ["higher_is_better", "lower_is_better"];
 export const stageValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Stage"]> = ["suspected", "confirmed", "dismissed"];
 export const tokenCreateScopesValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["TokenCreate"]["scopes"]> = ["upload", "agent", "trigger", "admin"];
+export const verdictValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Verdict"]> = ["pending", "good", "bad", "ambiguous", "skipped", "failed", "cancelled"];
 export const verdictReadDirectionValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["VerdictRead"]["direction"]> = ["higher_is_better", "lower_is_better"];

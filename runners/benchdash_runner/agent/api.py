@@ -93,3 +93,8 @@ class AgentApi:
         body = {"name": name, "host": host}
         data = self._call("POST", f"/api/v1/systems/{system}/agents/claim", body, attempts=1)
         return Work(run_id=data.get("run_id"), reason=data.get("reason"))
+
+    def commits(self, run_id: int, body: dict[str, Any]) -> dict[str, Any]:
+        """Answer a `revlist` task: the range's commits (or an error); completes the task."""
+        data: dict[str, Any] = self._call("POST", f"/api/v1/runs/{run_id}/commits", body)
+        return data

@@ -14,7 +14,7 @@ from typing import Any
 
 from benchdash_runner.agent.api import AgentApi, ApiError
 from benchdash_runner.agent.manifest import Manifest
-from benchdash_runner.agent.source import SourceError, checkout
+from benchdash_runner.agent.source import SourceError, checkout, revlist
 from benchdash_runner.agent.supervisor import AgentSettings, Supervisor
 from benchdash_runner.childenv import child_env
 
@@ -43,7 +43,29 @@ def execute(run_id: int, *, api: AgentApi, manifest: Manifest, settings: AgentSe
     if run.get("cancel_requested"):
         api.report(run_id, status="cancelled", message="cancelled before it started")
         return "cancelled"
+    task = run.get("task") or {}
+    if task.get("kind") == "revlist":
+        return _revlist(run_id, task, api=api, settings=settings)
     return _run(run, api=api, manifest=manifest, settings=settings)
+
+
+def _revlist(run_id: int, task: dict[str, Any], *, api: AgentApi, settings: AgentSettings) -> str:
+    """A bisection's first step: list good..bad from this agent's repository (CONTRACT.md)."""
+    good, bad = str(task["good"]), str(task["bad"])
+    api.report(
+        run_id,
+        status="building",
+        agent=settings.name,
+        lines=[f"agent {settings.name}: listing the commits of {good[:12]}..{bad[:12]}"],
+    )
+    try:
+        commits = revlist(settings.repo, good, bad, bool(task.get("first_parent", True)))
+    except SourceError as exc:
+        api.commits(run_id, {"error": str(exc)})
+        return "failed"
+    api.report(run_id, lines=[f"{len(commits)} commits in the range"])
+    api.commits(run_id, {"commits": commits})
+    return "completed"
 
 
 def _run(run: dict[str, Any], *, api: AgentApi, manifest: Manifest, settings: AgentSettings) -> str:

@@ -58,3 +58,22 @@ def checkout(repo: Path, ref: str, worktree: Path) -> tuple[Path, str | None]:
             raise SourceError(f"git checkout {sha[:12]} failed: {switched.stderr.strip()}")
         _git(worktree, "clean", "-fd")  # untracked files go; ignored build caches stay
     return worktree, sha
+
+
+def revlist(repo: Path, good: str, bad: str, first_parent: bool) -> list[dict[str, str]]:
+    """The commits of `good..bad`, oldest first, each with its subject line and author
+    (`git rev-list --reverse [--first-parent]`), or SourceError naming what is missing."""
+    if not (repo / ".git").exists():
+        raise SourceError("this agent's source has no git history: it cannot list commits")
+    ends = [resolve(repo, good), resolve(repo, bad)]
+    args = ["log", "--reverse", "--format=%H%x00%s%x00%an <%ae>"]
+    if first_parent:
+        args.append("--first-parent")
+    out = _git(repo, *args, f"{ends[0]}..{ends[1]}")
+    if out.returncode != 0:
+        raise SourceError(f"git log {good[:12]}..{bad[:12]} failed: {out.stderr.strip()}")
+    commits = []
+    for line in out.stdout.splitlines():
+        sha, subject, author = [*line.split("\x00"), "", ""][:3]
+        commits.append({"sha": sha, "subject": subject, "author": author})
+    return commits

@@ -8,6 +8,7 @@ import { StepLine } from "@/components/ui/StepLine";
 import { StatusBadge } from "@/components/ui/VerdictBadge";
 import { formatParameters, formatRelative, shortCommit } from "@/lib/format";
 import styles from "@/features/alerts/components/AlertItem.module.css";
+import { BisectionPanel } from "@/features/alerts/components/BisectionPanel";
 
 interface AlertItemProps {
   alert: Schemas["AlertRead"];
@@ -85,6 +86,12 @@ export function AlertItem({ alert: a, signedIn, pending, onAcknowledge }: AlertI
         <StepLine step={a} />
       </div>
       <p className={styles.explanation}>{a.explanation}</p>
+      {a.first_bad_commit ? (
+        <p className={styles.culprit} data-testid="alert-first-bad-commit">
+          Bisected to <span className="mono">{shortCommit(a.first_bad_commit.sha)}</span> “
+          {a.first_bad_commit.subject}” by {a.first_bad_commit.author}
+        </p>
+      ) : null}
       <div className={styles.foot}>
         <History alert={a} />
         {a.status !== "open" ? null : signedIn ? (
@@ -97,6 +104,7 @@ export function AlertItem({ alert: a, signedIn, pending, onAcknowledge }: AlertI
           </Link>
         )}
       </div>
+      <BisectionPanel alertId={a.id} signedIn={signedIn} />
     </Card>
   );
 }
