@@ -17,6 +17,7 @@ import re
 import shutil
 import socket
 import subprocess
+import sys
 import time
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
@@ -46,13 +47,22 @@ def free_port(*, host: str = LOOPBACK) -> int:
         return int(s.getsockname()[1])
 
 
+# Pins itself, then becomes the command (same pid): where taskset is missing.
+_SET_AFFINITY = (
+    "import os, sys; os.sched_setaffinity(0, {int(c) for c in sys.argv[1].split(',')}); "
+    "os.execvp(sys.argv[2], sys.argv[2:])"
+)
+
+
 @dataclass(frozen=True, kw_only=True)
 class CpuSplit:
-    """CPUs for the servers and for the client, as taskset lists ("0", "1,2,3"); both None
-    when pinning is off or impossible (one CPU, no taskset)."""
+    """CPUs for the servers and for the client, as lists ("0", "1,2,3"), and how commands are
+    pinned to them (`taskset`, else `sched_setaffinity`); CPUs None when pinning is off or
+    impossible (one CPU)."""
 
     server_cpus: str | None = None
     client_cpus: str | None = None
+    how: str = "taskset"
 
     @property
     def pinned(self) -> bool:
@@ -67,9 +77,12 @@ class CpuSplit:
         """`cmd` pinned to the client's CPUs (unchanged without pinning)."""
         return self._pin(self.client_cpus, cmd)
 
-    @staticmethod
-    def _pin(cpus: str | None, cmd: Sequence[str]) -> list[str]:
-        return ["taskset", "-c", cpus, *cmd] if cpus is not None else list(cmd)
+    def _pin(self, cpus: str | None, cmd: Sequence[str]) -> list[str]:
+        if cpus is None:
+            return list(cmd)
+        if self.how == "taskset":
+            return ["taskset", "-c", cpus, *cmd]
+        return [sys.executable, "-c", _SET_AFFINITY, cpus, *cmd]
 
 
 def cpu_split(
@@ -77,16 +90,21 @@ def cpu_split(
 ) -> CpuSplit:
     """Split the CPUs this process may use (`os.sched_getaffinity`, or `cpus`): the first
     `server_cpus` of them (default: half, rounded down) for the servers, the rest for the
-    client. No pinning when `enabled` is false, with fewer than two CPUs, or without taskset;
-    with two CPUs each side gets one."""
+    client. No pinning when `enabled` is false, with fewer than two CPUs, or with neither
+    taskset nor `os.sched_setaffinity`; with two CPUs each side gets one."""
     available = sorted(cpus if cpus is not None else _affinity())
-    if not enabled or len(available) < 2 or shutil.which("taskset") is None:
+    how = "taskset" if shutil.which("taskset") else "sched_setaffinity"
+    if how != "taskset" and not hasattr(os, "sched_setaffinity"):
+        enabled = False
+    if not enabled or len(available) < 2:
         return CpuSplit()
     n = len(available) // 2 if server_cpus is None else server_cpus
     n = min(max(n, 1), len(available) - 1)
     join = ",".join
     return CpuSplit(
-        server_cpus=join(map(str, available[:n])), client_cpus=join(map(str, available[n:]))
+        server_cpus=join(map(str, available[:n])),
+        client_cpus=join(map(str, available[n:])),
+        how=how,
     )
 
 

@@ -175,21 +175,32 @@ def test_cpus_split_between_servers_and_client() -> None:
     assert serverpair.cpu_split(cpus=[0, 1], server_cpus=5).client_cpus == "1"  # one left
 
 
+def test_without_taskset_the_split_pins_with_sched_setaffinity(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv("PATH", "/nonexistent")  # no taskset to find
+    split = serverpair.cpu_split(cpus=[0, 1])
+    assert (split.server_cpus, split.client_cpus, split.how) == ("0", "1", "sched_setaffinity")
+    assert split.client(["wrk"])[:2] == [sys.executable, "-c"]
+    assert split.client(["wrk"])[-2:] == ["1", "wrk"]
+
+
 def test_one_cpu_or_pinning_off_leaves_commands_alone() -> None:
     for split in (serverpair.cpu_split(cpus=[3]), serverpair.cpu_split(enabled=False)):
         assert not split.pinned and split == serverpair.CpuSplit()
         assert split.server(["srv"]) == ["srv"] and split.client(["wrk"]) == ["wrk"]
 
 
-@pytest.mark.skipif(
-    shutil.which("taskset") is None or len(os.sched_getaffinity(0)) < 2, reason="needs 2 CPUs"
-)
-def test_a_pinned_client_runs_on_its_cpus_only(procs: Processes) -> None:
-    split = serverpair.cpu_split()
+@pytest.mark.skipif(len(os.sched_getaffinity(0)) < 2, reason="needs 2 CPUs")
+@pytest.mark.parametrize("how", ["taskset", "sched_setaffinity"])
+def test_a_pinned_client_and_server_run_on_their_cpus_only(procs: Processes, how: str) -> None:
+    if how == "taskset" and shutil.which("taskset") is None:
+        pytest.skip("taskset is not installed")
+    cpus = sorted(os.sched_getaffinity(0))
+    split = serverpair.CpuSplit(server_cpus=str(cpus[0]), client_cpus=str(cpus[-1]), how=how)
     show = [sys.executable, "-c", "import os; print(sorted(os.sched_getaffinity(0)))"]
-    code, out = procs.run(split.client(show), echo=False)
-    assert code == 0
-    assert out == str(sorted(int(c) for c in str(split.client_cpus).split(",")))
+    assert procs.run(split.client(show), echo=False) == (0, str([cpus[-1]]))
+    assert procs.run(split.server(show), echo=False) == (0, str([cpus[0]]))
 
 
 def test_rounds_alternate_who_goes_first() -> None:

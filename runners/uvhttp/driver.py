@@ -6,9 +6,9 @@
 Each scenario runs `repetitions` times (the extended ones `repetitions_extended` times); in
 every repetition wrk drives performance_test and, for the scenarios nginx can serve (GET /),
 also the nginx reference, in alternating order. Both servers share one CPU and wrk gets the
-others (taskset) unless --no-pin. Every run leaves a seed record (standard §6.2) in
-DIR/records/ and wrk's output in DIR/wrk/; the records are checked (DIR/validation.json) and
-converted into DIR/result.json (benchdash/v1).
+others (taskset, else sched_setaffinity) unless --no-pin. Every run leaves a seed record
+(standard §6.2) in DIR/records/ and wrk's output in DIR/wrk/; the records are checked
+(DIR/validation.json) and converted into DIR/result.json (benchdash/v1).
 """
 
 from __future__ import annotations
@@ -127,7 +127,7 @@ def main() -> int:
                "--target", "performance_test"])  # fmt: skip
     cc, cc_version = toolinfo.cmake_c_compiler(build=build)
     cpus = serverpair.cpu_split(server_cpus=1, enabled=not args.no_pin)
-    pins = {"pinning": "taskset", "server_cpus": cpus.server_cpus, "wrk_cpus": cpus.client_cpus}
+    pins = {"pinning": cpus.how, "server_cpus": cpus.server_cpus, "wrk_cpus": cpus.client_cpus}
     configuration = {
         **BUILD,
         "nginx": toolinfo.version(cmd=["nginx", "-v"], pattern=r"nginx/(\S+)"),
