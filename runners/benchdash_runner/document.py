@@ -14,7 +14,7 @@ import re
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from benchdash_runner.summarise import TooLarge, fit, spread
+from benchdash_runner.sampling import TooLarge, fit, spread
 
 SCHEMA = "benchdash/v1"
 DIRECTIONS = ("higher_is_better", "lower_is_better")
@@ -88,7 +88,7 @@ def build(
     """Assemble and validate a document; summarise the largest sample lists if over the limit.
 
     Unset (None) run and environment fields are dropped. A document that serialises to more
-    than MAX_BODY_BYTES keeps fewer samples per metric (see `summarise.fit`).
+    than MAX_BODY_BYTES keeps fewer samples per metric (see `sampling.fit`).
     """
     doc: dict[str, Any] = {"schema": SCHEMA, "system": system}
     doc["run"] = {k: v for k, v in (run or {}).items() if v is not None}

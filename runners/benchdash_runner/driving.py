@@ -1,11 +1,12 @@
 """What every bench driver (`runners/<system>/driver.py`) shares: see runners/CONTRACT.md.
 
 A driver calls `start()` with its manifest, which parses the contract's command line and
-selects the scenarios; it then builds with `Driver.build`, runs its tools with
-`Driver.run` / `Driver.background` (children in their own process group, killed with the
-driver on every exit path, and by Linux if the driver itself is killed), announces each step
-with `Driver.progress` and ends with `Driver.finish(results)`, which checks the results
-against the manifest and writes a complete `benchdash/v1` document to `OUT/result.json`.
+selects the scenarios; it then builds with `Driver.build`, runs its tools with `Driver.run` /
+`Driver.background` (from `processes.Processes`: children in their own process group, killed
+with the driver on every exit path, and by Linux if the driver itself is killed; server/client
+pairs: `serverpair`), announces each step with `Driver.progress` and ends with
+`Driver.finish(results)`, which checks the results against the manifest and writes a
+complete `benchdash/v1` document to `OUT/result.json`.
 """
 
 from __future__ import annotations
@@ -15,26 +16,25 @@ import atexit
 import json
 import os
 import signal
-import subprocess
 import time
 import tomllib
 from collections.abc import Callable, Mapping, Sequence
-from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, NoReturn
 
 from benchdash_runner import document, environment, gitinfo
-from benchdash_runner.children import Children
-from benchdash_runner.children import log as log  # drivers call driving.log
+from benchdash_runner.processes import Processes
+from benchdash_runner.processes import log as log  # drivers call driving.log
 
 BUILD_FAILED = 3
 now_iso = document.now_iso  # drivers call driving.now_iso
 
 
-@dataclass
-class Driver:
-    """One driver invocation: its manifest, profile, selected scenarios and children."""
+@dataclass(kw_only=True)
+class Driver(Processes):
+    """One driver invocation: its manifest, profile, selected scenarios and children (the
+    processes it starts run in the system's folder unless told otherwise)."""
 
     manifest: dict[str, Any]
     profile_name: str
@@ -42,8 +42,11 @@ class Driver:
     scenarios: list[str]
     root: Path
     started_at: str = field(default_factory=now_iso)
-    children: Children = field(default_factory=Children)
     _step: int = 0
+
+    def __post_init__(self) -> None:
+        if self.workdir is None:
+            self.workdir = self.system_dir
 
     @property
     def profile(self) -> dict[str, Any]:
@@ -71,21 +74,7 @@ class Driver:
         self._step += 1
         log(f"##benchdash progress {self._step}/{total or len(self.scenarios)} {name}")
 
-    # -- children (see benchdash_runner.children) ------------------------------------------
-
-    def run(
-        self,
-        cmd: Sequence[str],
-        *,
-        cwd: Path | None = None,
-        env: Mapping[str, str] | None = None,
-        echo: bool = True,
-        on_line: Callable[[str], None] | None = None,
-    ) -> tuple[int, str]:
-        """Run `cmd` (in the system's folder by default) to its end; (exit code, output)."""
-        return self.children.run(
-            cmd, cwd=cwd or self.system_dir, env=env, echo=echo, on_line=on_line
-        )
+    # -- children (run, background, stop_all: see benchdash_runner.processes) -----------
 
     def output(self, cmd: Sequence[str], *, cwd: Path | None = None) -> str | None:
         """The trimmed output of a quick query (`go env GOVERSION`), or None if it fails."""
@@ -98,21 +87,6 @@ class Driver:
         if code != 0:
             self.fail(f"{' '.join(cmd)} failed (exit {code})")
         return output
-
-    def background(
-        self,
-        cmd: Sequence[str],
-        *,
-        cwd: Path | None = None,
-        env: Mapping[str, str] | None = None,
-        log_path: Path | None = None,
-    ) -> AbstractContextManager[subprocess.Popen[str]]:
-        """Start a server for a `with` block; it is stopped on every exit path."""
-        return self.children.background(cmd, cwd=cwd or self.system_dir, env=env, log_path=log_path)
-
-    def stop_all(self) -> None:
-        """Stop every child still running (their whole process groups)."""
-        self.children.stop_all()
 
     # -- build, failure, document ----------------------------------------------------------
 

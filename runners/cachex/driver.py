@@ -15,17 +15,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from benchdash_runner import document, driving
-
-
-def pinned_modules(go_mod: Path) -> dict[str, str]:
-    """Direct dependencies and their versions from go.mod."""
-    pins: dict[str, str] = {}
-    for line in go_mod.read_text().splitlines():
-        parts = line.strip().split()
-        if len(parts) >= 2 and parts[1].startswith("v") and "// indirect" not in line:
-            pins[parts[0]] = parts[1]
-    return pins
+from benchdash_runner import document, driving, toolinfo
 
 
 def scenario_result(report: dict[str, Any], where: Path) -> dict[str, Any]:
@@ -71,7 +61,7 @@ def main() -> int:
         compiler_version=str(report.get("go_version", "")).removeprefix("go") or None,
         configuration={
             "module": "benchdash.dev/cachex",
-            "dependencies": pinned_modules(drv.system_dir / "go.mod"),
+            "dependencies": toolinfo.go_module_pins(go_mod=drv.system_dir / "go.mod"),
             "build_flags": "-trimpath",
             "backend": "ristretto",
             "load": "paced" if report.get("think_time_ms") else "closed-loop",

@@ -17,7 +17,7 @@ import subprocess
 from pathlib import Path
 from typing import Any
 
-from benchdash_runner import driving
+from benchdash_runner import driving, toolinfo
 
 MODES = ("saturate", "paced")
 
@@ -31,16 +31,6 @@ def go_version(cwd: Path) -> str:
     """Version of the Go toolchain, without the 'go' prefix."""
     out = subprocess.run(["go", "env", "GOVERSION"], capture_output=True, text=True, cwd=cwd)
     return out.stdout.strip().removeprefix("go") or "unknown"
-
-
-def pinned_modules(system: Path) -> dict[str, str]:
-    """Direct dependencies and their versions from go.mod."""
-    pins: dict[str, str] = {}
-    for line in (system / "go.mod").read_text().splitlines():
-        parts = line.strip().removeprefix("require ").split()
-        if len(parts) >= 2 and parts[1].startswith("v") and "// indirect" not in line:
-            pins[parts[0]] = parts[1]
-    return pins
 
 
 def run_scenario(
@@ -86,7 +76,7 @@ def main() -> int:
         compiler_version=go_version(drv.system_dir),
         configuration={
             "module": "benchdash.dev/pointsub",
-            "dependencies": pinned_modules(drv.system_dir),
+            "dependencies": toolinfo.go_module_pins(go_mod=drv.system_dir / "go.mod"),
             "build_flags": "-trimpath",
             "libp2p_stack": "tcp + noise + yamux, loopback",
             "reference": "loopback TCP, same framing and acknowledgements (saturate mode)",

@@ -1,4 +1,4 @@
-"""The galay-ssl driver's report parsing, ratios, CPU split and manifest, on real client output."""
+"""The galay-ssl driver: its report parsing, ratios and manifest, on real client output."""
 
 from __future__ import annotations
 
@@ -16,6 +16,11 @@ ROOT = Path(__file__).resolve().parents[1]
 MANIFEST = tomllib.loads((ROOT / "galay-ssl" / "runner.toml").read_text())
 
 
+sys.path.insert(0, str(ROOT / "galay-ssl"))
+
+import galay_report as report  # noqa: E402
+
+
 def _load_driver() -> ModuleType:
     spec = importlib.util.spec_from_file_location("galay_ssl_driver", ROOT / "galay-ssl/driver.py")
     assert spec is not None and spec.loader is not None
@@ -26,6 +31,12 @@ def _load_driver() -> ModuleType:
 
 
 driver = _load_driver()
+
+
+def test_the_driver_loads_with_its_report_module() -> None:
+    assert driver.report is report
+    assert set(driver.PAIRS) == {"galay-ssl", "libevent"}
+
 
 # B1-SslBenchClient 127.0.0.1 PORT 50 100 47 4 with GALAY_SSL_STATS=1 (captured from a run).
 REPORT = """
@@ -73,7 +84,7 @@ TLS: none
 
 
 def test_a_report_gives_every_metric_with_the_precise_duration() -> None:
-    values = driver.parse_report(REPORT)
+    values = report.parse_report(REPORT)
     assert values == {
         "requests": 5000.0,
         "errors": 0.0,
@@ -81,28 +92,21 @@ def test_a_report_gives_every_metric_with_the_precise_duration() -> None:
         "throughput": 2.14124,
         "duration_ms": pytest.approx(209.33),
     }
-    assert driver.negotiated(REPORT) == "TLSv1.3 TLS_AES_128_GCM_SHA256"
+    assert report.negotiated(REPORT) == "TLSv1.3 TLS_AES_128_GCM_SHA256"
 
 
 def test_a_failed_run_still_reports_its_errors() -> None:
-    values = driver.parse_report(REFUSED)
+    values = report.parse_report(REFUSED)
     assert (values["errors"], values["requests"], values["qps"]) == (2.0, 0.0, 0.0)
-    assert driver.negotiated(REFUSED) == "none"
+    assert report.negotiated(REFUSED) == "none"
 
 
 def test_a_truncated_report_names_what_is_missing() -> None:
     cut = REPORT.split("Requests/sec")[0]
     with pytest.raises(ValueError, match="Requests/sec, Throughput, Duration us"):
-        driver.parse_report(cut)
+        report.parse_report(cut)
     with pytest.raises(ValueError, match="Total requests"):
-        driver.parse_report("usage: B1-SslBenchClient <host> <port> ...")
-
-
-def test_cpus_are_split_between_server_and_client() -> None:
-    assert driver.split_cpus([1, 0]) == ("0", "1")
-    assert driver.split_cpus([0, 1, 2, 3]) == ("0,1", "2,3")
-    assert driver.split_cpus([0, 1, 2]) == ("0", "1,2")
-    assert driver.split_cpus([3]) is None
+        report.parse_report("usage: B1-SslBenchClient <host> <port> ...")
 
 
 def _round(qps: float) -> dict[str, float]:
@@ -110,7 +114,7 @@ def _round(qps: float) -> dict[str, float]:
 
 
 def test_the_ratio_pairs_rounds_and_skips_rounds_without_a_reference() -> None:
-    ratio = driver.qps_ratio(
+    ratio = report.qps_ratio(
         [_round(120), _round(90), _round(50)], [_round(100), _round(0), _round(50)]
     )
     assert ratio is not None
@@ -120,14 +124,14 @@ def test_the_ratio_pairs_rounds_and_skips_rounds_without_a_reference() -> None:
         "higher_is_better",
     )
     assert ratio["samples"] == [1.2, 1.0]
-    assert driver.qps_ratio([_round(1)], [_round(0)]) is None
+    assert report.qps_ratio([_round(1)], [_round(0)]) is None
 
 
 def test_results_carry_a_sample_per_round_and_match_the_manifest() -> None:
     params = {"connections": 1, "requests": 3, "payload": 47, "threads": 1}
-    ours = driver.result("small_packet", params, [_round(10), _round(20)])
-    ours["metrics"].append(driver.qps_ratio([_round(10)], [_round(5)]))
-    ref = driver.result("libevent_reference", {"scenario": "small_packet", **params}, [_round(9)])
+    ours = report.result("small_packet", params, [_round(10), _round(20)])
+    ours["metrics"].append(report.qps_ratio([_round(10)], [_round(5)]))
+    ref = report.result("libevent_reference", {"scenario": "small_packet", **params}, [_round(9)])
     assert [m["samples"] for m in ours["metrics"] if m["name"] == "qps"] == [[10, 20]]
     driving.check_against_manifest([ours, ref], MANIFEST)  # raises on any mismatch
 

@@ -20,7 +20,6 @@ sys.path.insert(0, str(ROOT / "uvhttp"))
 
 import uvhttp_bench as bench  # noqa: E402
 import uvhttp_record as rec  # noqa: E402
-import uvhttp_setup as setup  # noqa: E402
 
 MANIFEST = tomllib.loads((ROOT / "uvhttp" / "runner.toml").read_text())
 
@@ -40,7 +39,7 @@ def _records() -> list[dict]:
 
 def test_report_line_gives_the_seed_results() -> None:
     report = bench.parse_report((DATA / "low_uvhttp.txt").read_text())
-    res = bench.summarise(report)
+    res = bench.seed_results(report)
     seconds = report["duration_us"] / 1e6
     assert res["total_requests"] == report["requests"] > 1000
     assert res["requests_per_second"] == pytest.approx(report["requests"] / seconds)
@@ -55,7 +54,7 @@ def test_report_line_gives_the_seed_results() -> None:
 
 
 def test_error_scenarios_count_every_response_as_non_2xx() -> None:
-    res = bench.summarise(bench.parse_report((DATA / "notfound_uvhttp.txt").read_text()))
+    res = bench.seed_results(bench.parse_report((DATA / "notfound_uvhttp.txt").read_text()))
     assert res["non_2xx_responses"] == res["total_requests"] > 0
 
 
@@ -100,19 +99,6 @@ def test_every_manifest_scenario_is_known() -> None:
     }
 
 
-def test_proc_snapshot_and_resources() -> None:
-    snap = bench.snapshot(4242, proc=DATA / "proc")
-    assert (snap.cpu_ticks, snap.voluntary, snap.involuntary) == (22, 1520, 6630)
-    assert (snap.rw_syscalls, snap.rss_kib) == (30052 + 30005, 3536)
-    later = bench.Snapshot(snap.t + 2, snap.cpu_ticks + bench.CLK_TCK, 1720, 6640, 70057, 4096)
-    res = bench.resources(snap, later, [3072, 4096])
-    assert res["cpu_usage_percent"] == pytest.approx(50)
-    assert res["voluntary_context_switches_per_sec"] == pytest.approx(100)
-    assert res["context_switches_per_sec"] == pytest.approx(105)
-    assert res["system_calls_per_sec"] == pytest.approx(5000)
-    assert res["memory_usage_mb"] == pytest.approx(3.5)
-
-
 def test_records_become_results_with_same_run_ratios() -> None:
     records = _records()
     results = rec.to_results(records)
@@ -149,7 +135,7 @@ def test_iqr_removal_and_validation() -> None:
 
 
 def test_nginx_config_stays_in_its_prefix(tmp_path: Path) -> None:
-    conf = setup.nginx_config(tmp_path, 18099)
+    conf = bench.nginx_config(tmp_path, 18099)
     assert "listen 127.0.0.1:18099;" in conf and 'return 200 "OK";' in conf
     assert "master_process off;" in conf and "access_log off;" in conf
     paths = [w.rstrip(";") for w in conf.split() if w.startswith("/") and w != "/"]

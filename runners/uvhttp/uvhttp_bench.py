@@ -1,21 +1,43 @@
-"""The uvhttp benchmark's scenarios, wrk runs and /proc sampling (seed standard §5.4, §6.1).
+"""The uvhttp benchmark's scenarios and wrk runs (seed standard §5.4, §6.1), and the nginx
+reference's configuration.
 
+The reference is nginx-light as a child of the driver: one process (`master_process off`,
+one worker's work), `return 200 "OK"`, no access log, its prefix, config, logs and temp
+folders all under OUT/nginx (nothing under / is read or written), on a free port.
 Standard library only: the driver imports this module beside it.
 """
 
 from __future__ import annotations
 
 import json
-import os
-import threading
-import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 REPORT_PREFIX = "##uvhttp-wrk "
 POST_BODY = '{"test":"data"}'
-CLK_TCK = os.sysconf("SC_CLK_TCK")
+MAX_REQUESTS = 1000  # per keep-alive connection, for both servers (nginx's default)
+NGINX_CONF = """daemon off;
+master_process off;
+worker_processes 1;
+pid {prefix}/nginx.pid;
+error_log {prefix}/logs/error.log warn;
+events {{ worker_connections 2048; }}
+http {{
+    access_log off;
+    keepalive_requests {max_requests};
+    keepalive_timeout 60s;
+    client_body_temp_path {prefix}/tmp/body;
+    proxy_temp_path {prefix}/tmp/proxy;
+    fastcgi_temp_path {prefix}/tmp/fastcgi;
+    uwsgi_temp_path {prefix}/tmp/uwsgi;
+    scgi_temp_path {prefix}/tmp/scgi;
+    server {{
+        listen 127.0.0.1:{port};
+        location / {{ default_type text/plain; return 200 "OK"; }}
+    }}
+}}
+"""
 
 
 @dataclass(frozen=True)
@@ -45,6 +67,20 @@ class Scenario:
         if self.benchmark == "method":
             params["method"] = self.method
         return params
+
+    def record_block(self, duration_s: float, url: str, repetition: int) -> dict[str, Any]:
+        """The seed record's `test_scenario` block of one run of this scenario."""
+        return {
+            "name": self.name,
+            "benchmark": self.benchmark,
+            "parameters": self.parameters(duration_s),
+            "threads": self.threads,
+            "connections": self.connections,
+            "duration": duration_s,
+            "method": self.method,
+            "url": url,
+            "repetition": repetition,
+        }
 
 
 def _scenarios() -> dict[str, Scenario]:
@@ -132,7 +168,7 @@ def parse_report(output: str) -> dict[str, Any]:
     return report
 
 
-def summarise(report: dict[str, Any]) -> dict[str, float]:
+def seed_results(report: dict[str, Any]) -> dict[str, float]:
     """The seed record's `results` block (§6.2) from a report line; times in ms."""
     seconds = report["duration_us"] / 1e6
     latency, errors = report["latency_us"], report["errors"]
@@ -151,95 +187,55 @@ def summarise(report: dict[str, Any]) -> dict[str, float]:
     }
 
 
-# -- /proc sampling -----------------------------------------------------------------------
+def check_run(scenario: Scenario, code: int, output: str) -> dict[str, float]:
+    """The seed results of one wrk run; ValueError when wrk failed or printed no report, or
+    when the responses are not what the scenario expects (all 2xx, or all errors by design)."""
+    if code != 0:
+        raise ValueError(f"wrk exited {code}: {output[-500:]}")
+    results = seed_results(parse_report(output))
+    non2xx, total = results["non_2xx_responses"], results["total_requests"]
+    if (non2xx != total) if scenario.expect_errors else non2xx > 0:
+        raise ValueError(f"{non2xx:.0f} of {total:.0f} responses were 4xx/5xx")
+    return results
 
 
-@dataclass(frozen=True)
-class Snapshot:
-    """Counters of one process at one moment."""
+def rep_line(done: dict[str, dict[str, Any]]) -> str:
+    """One repetition's records by server, as a log line (with the uvhttp/nginx ratio)."""
 
-    t: float
-    cpu_ticks: int
-    voluntary: int
-    involuntary: int
-    rw_syscalls: int | None
-    rss_kib: int
+    def rps(rec: dict[str, Any]) -> float:
+        return float(rec["results"]["requests_per_second"])
 
-
-def snapshot(pid: int, proc: Path = Path("/proc")) -> Snapshot:
-    """Read /proc/PID/{stat,status,io}; io is None where the kernel hides it."""
-    stat = (proc / str(pid) / "stat").read_text().rsplit(")", 1)[1].split()
-    status = {}
-    for line in (proc / str(pid) / "status").read_text().splitlines():
-        key, _, value = line.partition(":")
-        status[key] = value.split()[0] if value.split() else "0"
-    try:
-        io = dict(line.split(": ") for line in (proc / str(pid) / "io").read_text().splitlines())
-        rw: int | None = int(io["syscr"]) + int(io["syscw"])
-    except (OSError, KeyError, ValueError):
-        rw = None
-    return Snapshot(
-        t=time.monotonic(),
-        cpu_ticks=int(stat[11]) + int(stat[12]),  # utime + stime
-        voluntary=int(status.get("voluntary_ctxt_switches", 0)),
-        involuntary=int(status.get("nonvoluntary_ctxt_switches", 0)),
-        rw_syscalls=rw,
-        rss_kib=int(status.get("VmRSS", 0)),
+    line = ", ".join(
+        f"{server} {rps(r):.0f} req/s (p99 {r['results']['latency_p99_ms']:.2f} ms, "
+        f"cpu {r['resources']['cpu_usage_percent']:.0f} %)"
+        for server, r in done.items()
     )
+    if len(done) == 2:
+        line += f" -> uvhttp/nginx {rps(done['uvhttp']) / max(rps(done['nginx']), 1e-9):.3f}"
+    return line
 
 
-def resources(start: Snapshot, end: Snapshot, rss_kib: list[int]) -> dict[str, float]:
-    """The seed record's `resources` block (§6.2) between two snapshots."""
-    wall = max(end.t - start.t, 1e-6)
-    cpu_s = (end.cpu_ticks - start.cpu_ticks) / CLK_TCK
-    vol = (end.voluntary - start.voluntary) / wall
-    invol = (end.involuntary - start.involuntary) / wall
-    out = {
-        "cpu_usage_percent": 100 * cpu_s / wall,
-        "cpu_seconds": cpu_s,
-        "memory_usage_mb": (sum(rss_kib) / len(rss_kib) if rss_kib else end.rss_kib) / 1024,
-        "context_switches_per_sec": vol + invol,
-        "voluntary_context_switches_per_sec": vol,
-        "involuntary_context_switches_per_sec": invol,
-    }
-    if start.rw_syscalls is not None and end.rw_syscalls is not None:
-        out["system_calls_per_sec"] = (end.rw_syscalls - start.rw_syscalls) / wall
-    return out
+def ratio_lines(results: list[dict[str, Any]]) -> list[str]:
+    """A log line for every same-run req/s ratio of the results."""
+    return [
+        f"same-run ratio {r['benchmark']} {r['parameters']}: uvhttp/nginx req/s "
+        f"{m['value']:.3f} (repetitions {', '.join(f'{s:.3f}' for s in m['samples'])})"
+        for r in results
+        for m in r["metrics"]
+        if m["name"] == "nginx_rps_ratio"
+    ]
 
 
-@dataclass
-class Sampler:
-    """Snapshots of a process around a block, and its RSS every `every` seconds inside it."""
+def nginx_config(prefix: Path, port: int) -> str:
+    """nginx.conf of the reference: everything under `prefix`."""
+    return NGINX_CONF.format(prefix=prefix, port=port, max_requests=MAX_REQUESTS)
 
-    pid: int
-    every: float = 0.1
-    start: Snapshot | None = None
-    end: Snapshot | None = None
-    rss_kib: list[int] = field(default_factory=list)
-    _stop: threading.Event = field(default_factory=threading.Event)
-    _thread: threading.Thread | None = None
 
-    def __enter__(self) -> Sampler:
-        self.start = snapshot(self.pid)
-        self._thread = threading.Thread(target=self._loop, daemon=True)
-        self._thread.start()
-        return self
-
-    def __exit__(self, exc_type: object, *exc: object) -> None:
-        self._stop.set()
-        if self._thread is not None:
-            self._thread.join()
-        if exc_type is None:  # OSError here: the process is gone
-            self.end = snapshot(self.pid)
-
-    def _loop(self) -> None:
-        while not self._stop.wait(self.every):
-            try:
-                self.rss_kib.append(snapshot(self.pid).rss_kib)
-            except OSError:
-                return
-
-    def resources(self) -> dict[str, float]:
-        """The resources block of the sampled block."""
-        assert self.start is not None and self.end is not None
-        return resources(self.start, self.end, self.rss_kib)
+def nginx_command(prefix: Path, port: int) -> list[str]:
+    """Set up the reference under `prefix` (config, logs, temp folders) listening on `port`;
+    the command that starts it."""
+    for sub in ("logs", "tmp"):
+        (prefix / sub).mkdir(parents=True, exist_ok=True)
+    (prefix / "nginx.conf").write_text(nginx_config(prefix, port))
+    conf, errors = prefix / "nginx.conf", prefix / "logs" / "error.log"
+    return ["nginx", "-p", str(prefix), "-c", str(conf), "-e", str(errors)]

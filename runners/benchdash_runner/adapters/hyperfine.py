@@ -13,7 +13,7 @@ from typing import Any
 
 from benchdash_runner.adapters._base import LOWER, AdapterError, Result, load_json, number, scalar
 from benchdash_runner.document import metric
-from benchdash_runner.summarise import KEPT_SAMPLES
+from benchdash_runner.sampling import KEPT_SAMPLES
 
 _MS = 1e3
 

@@ -4,7 +4,7 @@ The benchmark is the test's node id without its `[param]` suffix; the test's `pa
 become parameters. Times are seconds in the file and ns here; `stats.data` (one value per
 round, already divided by the iterations) become samples when present; without them the
 median is the value. Past KEPT_SAMPLES rounds (a cheap function timed 200,000 times), the
-samples are that many rounds spread by rank (`summarise.spread`: minimum, maximum and
+samples are that many rounds spread by rank (`sampling.spread`: minimum, maximum and
 quantiles kept) and the value is the tool's own median of all rounds.
 """
 
@@ -15,7 +15,7 @@ from typing import Any
 
 from benchdash_runner.adapters._base import LOWER, AdapterError, Result, load_json, number
 from benchdash_runner.document import metric
-from benchdash_runner.summarise import KEPT_SAMPLES
+from benchdash_runner.sampling import KEPT_SAMPLES
 
 _NS = 1e9
 

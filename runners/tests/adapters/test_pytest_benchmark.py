@@ -4,7 +4,7 @@ from pathlib import Path
 import pytest
 
 from benchdash_runner.adapters import AdapterError, pytest_benchmark
-from benchdash_runner.summarise import KEPT_SAMPLES
+from benchdash_runner.sampling import KEPT_SAMPLES
 
 
 def test_each_test_with_rounds_as_samples_in_ns(testdata: Path) -> None:

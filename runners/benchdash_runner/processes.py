@@ -1,5 +1,8 @@
-"""The children of a bench driver: each in its own process group, streamed, and stopped with
-the driver on every exit path (and killed by Linux if the driver itself is killed)."""
+"""The processes a harness starts: each in its own process group, streamed, and stopped with
+the harness on every exit path (and killed by Linux if the harness itself is killed).
+
+`Processes` is the base of `driving.Driver`; a test or a tool can use it alone.
+"""
 
 from __future__ import annotations
 
@@ -11,7 +14,7 @@ import sys
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import IO
 
 
 def log(message: str) -> None:
@@ -27,19 +30,25 @@ def die_with_parent() -> None:
         ctypes.CDLL("libc.so.6", use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
 
 
-@dataclass
-class Children:
-    """The processes a driver started and has not stopped yet."""
+@dataclass(kw_only=True)
+class Processes:
+    """The processes a harness started and has not stopped yet; `workdir` is the default cwd."""
 
+    workdir: Path | None = None
     running: list[subprocess.Popen[str]] = field(default_factory=list)
 
     def spawn(
-        self, cmd: Sequence[str], cwd: Path | None, env: Mapping[str, str] | None, stdout: Any
+        self,
+        cmd: Sequence[str],
+        *,
+        cwd: Path | None = None,
+        env: Mapping[str, str] | None = None,
+        stdout: IO[str] | int | None = None,
     ) -> subprocess.Popen[str]:
         """Start `cmd` in a new session (its own process group) that dies with us."""
         child = subprocess.Popen(
             list(cmd),
-            cwd=cwd,
+            cwd=cwd or self.workdir,
             env=None if env is None else dict(env),
             stdout=stdout,
             stderr=subprocess.STDOUT,
@@ -61,20 +70,22 @@ class Children:
     ) -> tuple[int, str]:
         """Run `cmd` to its end, streaming its output; return (exit code, whole output)."""
         try:
-            child = self.spawn(cmd, cwd, env, subprocess.PIPE)
+            child = self.spawn(cmd, cwd=cwd, env=env, stdout=subprocess.PIPE)
         except OSError as exc:
             return 127, f"cannot run {cmd[0]}: {exc}"
         lines: list[str] = []
         assert child.stdout is not None
-        for raw in child.stdout:
-            line = raw.rstrip("\n")
-            lines.append(line)
-            if echo:
-                log(line)
-            if on_line is not None:
-                on_line(line)
-        code = child.wait()
-        self.running.remove(child)
+        try:
+            for raw in child.stdout:
+                line = raw.rstrip("\n")
+                lines.append(line)
+                if echo:
+                    log(line)
+                if on_line is not None:
+                    on_line(line)
+            code = child.wait()
+        finally:
+            self.stop(child)
         return code, "\n".join(lines)
 
     @contextlib.contextmanager
@@ -87,16 +98,11 @@ class Children:
         log_path: Path | None = None,
     ) -> Iterator[subprocess.Popen[str]]:
         """Start a server for the block's duration; it is stopped on every exit path."""
-        sink = log_path.open("w") if log_path else subprocess.DEVNULL
-        try:
-            child = self.spawn(cmd, cwd, env, sink)
-            try:
-                yield child
-            finally:
-                self.stop(child)
-        finally:
-            if log_path:
-                sink.close()  # type: ignore[union-attr]
+        with contextlib.ExitStack() as stack:
+            sink = stack.enter_context(log_path.open("w")) if log_path else subprocess.DEVNULL
+            child = self.spawn(cmd, cwd=cwd, env=env, stdout=sink)
+            stack.callback(self.stop, child)
+            yield child
 
     def stop(self, child: subprocess.Popen[str], grace_s: float = 3.0) -> None:
         """SIGTERM the child's process group, SIGKILL it after `grace_s`."""

@@ -9,7 +9,7 @@ import statistics
 import pytest
 
 from benchdash_runner import document
-from benchdash_runner.summarise import FEWEST_KEPT, KEPT_SAMPLES, TooLarge, fit, size, spread
+from benchdash_runner.sampling import FEWEST_KEPT, KEPT_SAMPLES, TooLarge, fit, size, spread
 
 
 def test_short_lists_are_kept_whole_and_in_order() -> None:
