@@ -1,3 +1,4 @@
+import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { render, screen } from "@testing-library/react";
 import { MemoryRouter } from "react-router";
 import { describe, expect, it } from "vitest";
@@ -35,9 +36,12 @@ const step: Schemas["AlertRead"] = {
 
 const show = (a: Schemas["AlertRead"]) =>
   render(
-    <MemoryRouter>
-      <AlertItem alert={a} signedIn={false} pending={false} onAcknowledge={() => undefined} />
-    </MemoryRouter>,
+    // The item's bisections panel reads through TanStack Query (closed, it fetches nothing).
+    <QueryClientProvider client={new QueryClient()}>
+      <MemoryRouter>
+        <AlertItem alert={a} signedIn={false} pending={false} onAcknowledge={() => undefined} />
+      </MemoryRouter>
+    </QueryClientProvider>,
   );
 
 describe("AlertItem", () => {
