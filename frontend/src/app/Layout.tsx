@@ -35,6 +35,11 @@ export function Layout() {
           <NavLink to="/compare" className={navClass}>
             Compare
           </NavLink>
+          {user ? (
+            <NavLink to="/notifications" className={navClass}>
+              Notifications
+            </NavLink>
+          ) : null}
           {user?.is_admin ? (
             <NavLink to="/admin" className={navClass}>
               Admin
