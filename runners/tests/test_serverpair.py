@@ -132,6 +132,22 @@ def test_a_server_that_never_listens_times_out(server_py: Path, procs: Processes
     assert gone(pids_of(server_py)) == []
 
 
+# SIGKILL lands asynchronously: the client waits until the server has really ended (a zombie
+# or gone), so that "it died during the client's run" holds when the client exits.
+KILL_AND_WAIT = """
+import os, time
+os.kill({pid}, 9)
+for _ in range(500):
+    try:
+        state = open("/proc/{pid}/stat").read().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        break
+    if state in ("Z", "X"):
+        break
+    time.sleep(0.01)
+"""
+
+
 def test_a_client_run_samples_its_server_and_notices_it_dying(
     server_py: Path, procs: Processes
 ) -> None:
@@ -140,7 +156,7 @@ def test_a_client_run_samples_its_server_and_notices_it_dying(
         run = serverpair.run_client(procs, cmd=client, sample=up["s"])
         assert (run.code, run.output) == (0, "done")
         assert run.resources is not None and run.resources["memory_usage_mb"] > 1
-        kill = [sys.executable, "-c", f"import os; os.kill({up['s'].pid}, 9)"]
+        kill = [sys.executable, "-c", KILL_AND_WAIT.format(pid=up["s"].pid)]
         with pytest.raises(serverpair.ServerGone, match=r"s \(pid \d+\) ended"):
             serverpair.run_client(procs, cmd=kill, sample=up["s"])
     plain = serverpair.run_client(procs, cmd=[sys.executable, "-c", "raise SystemExit(3)"])
