@@ -19,7 +19,9 @@ CONSTANTS: dict[str, tuple[str, ...]] = {
     "RESOLUTION_STEPS": ("floors",),
     "VARIATION_RUNS": ("floors", "detector"),
     "MIN_HISTORY": ("floors", "detector", "changepoint"),
-    "ALPHA": ("changepoint", "drift"),
+    "ALPHA": ("changepoint",),
+    "DRIFT_ALPHA": ("drift",),
+    "PERSIST": ("drift",),
     "BEFORE_RUNS": ("changepoint",),
     "LEFT_RUNS": ("changepoint",),
     "MIN_RIGHT": ("changepoint",),
@@ -49,7 +51,7 @@ def value(name: str) -> float:
 def derive() -> None:
     """Recompute the windows derived from the constants (as at import)."""
     cp, dr, det = _mod("changepoint"), _mod("drift"), _mod("detector")
-    dr.HISTORY = dr.DRIFT_RUNS + dr.LEVEL_RUNS - 1
+    dr.HISTORY = dr.DRIFT_RUNS + dr.LEVEL_RUNS + dr.PERSIST - 2
     det.STEP_HISTORY = cp.LEFT_RUNS + cp.MAX_AGE
     det.HISTORY_NEEDED = max(det.STEP_HISTORY, det.VARIATION_RUNS, dr.HISTORY)
 

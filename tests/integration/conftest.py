@@ -94,6 +94,26 @@ def api(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Api]:
         subprocess.run([SERVER, "scratch-db", "--drop", name], capture_output=True, check=False)
 
 
+def start_server(env: dict[str, str]) -> tuple[subprocess.Popen[bytes], str]:
+    """`benchdash-server serve` (migrated already) on a free port, once /readyz answers; the
+    caller stops the process."""
+    port = free_port()
+    proc = subprocess.Popen(
+        [SERVER, "serve", "--no-migrate", "--host", "127.0.0.1", "--port", str(port)],
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    url = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 60
+    while not ready(Api(url=url, database_url="", token="")):
+        if time.monotonic() > deadline or proc.poll() is not None:
+            proc.kill()
+            raise RuntimeError(f"the API did not start on {url}")
+        time.sleep(0.2)
+    return proc, url
+
+
 def ready(api: Api) -> bool:
     with contextlib.suppress(OSError), urllib.request.urlopen(api.url + "/readyz", timeout=2) as r:
         return bool(r.status == 200)

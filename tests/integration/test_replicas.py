@@ -8,38 +8,15 @@ from __future__ import annotations
 import os
 import signal
 import subprocess
-import time
 from collections.abc import Iterator
 from typing import Any
 
 import httpx
 import pytest
 
-from tests.integration.conftest import SERVER
-from tests.integration.pg import free_port
+from tests.integration.conftest import SERVER, start_server
 
 PASSWORD = "replica-admin-pass"
-
-
-def _serve(env: dict[str, str]) -> tuple[subprocess.Popen[bytes], str]:
-    port = free_port()
-    proc = subprocess.Popen(
-        [SERVER, "serve", "--no-migrate", "--host", "127.0.0.1", "--port", str(port)],
-        env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    url = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 60
-    while True:
-        try:
-            if httpx.get(url + "/readyz", timeout=2).status_code == 200:
-                return proc, url
-        except httpx.HTTPError:
-            pass
-        if time.monotonic() > deadline or proc.poll() is not None:
-            raise RuntimeError("an API replica did not start")
-        time.sleep(0.2)
 
 
 @pytest.fixture(scope="module")
@@ -68,7 +45,7 @@ def replicas() -> Iterator[tuple[list[str], str, dict[str, str]]]:
     try:
         urls = []
         for _ in range(2):
-            proc, url = _serve(env)
+            proc, url = start_server(env)
             procs.append(proc)
             urls.append(url)
         yield urls, token, env
@@ -174,7 +151,7 @@ def test_uploads_spread_over_replicas_survive_one_killed(
     replicas: tuple[list[str], str, dict[str, str]],
 ) -> None:
     (a, b), token, env = replicas
-    third, c = _serve(env)  # a replica this test may kill
+    third, c = start_server(env)  # a replica this test may kill
     auth = {"Authorization": f"Bearer {token}"}
     codes: dict[int, int] = {}
     try:

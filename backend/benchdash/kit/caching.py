@@ -29,3 +29,12 @@ def cached_image(body: bytes | None, media_type: str, etag: str, *, public: bool
     if body is None:
         return Response(status_code=304, headers=headers)
     return Response(body, media_type=media_type, headers=headers)
+
+
+def json_or_not_modified(body: bytes | None, etag: str) -> Response:
+    """A JSON body with its ETag (revalidated on every use), or 304 when `body` is None (the
+    client's If-None-Match still holds)."""
+    headers = {"ETag": etag, "Cache-Control": "no-cache"}
+    if body is None:
+        return Response(status_code=304, headers=headers)
+    return Response(body, media_type="application/json", headers=headers)

@@ -14,7 +14,7 @@ from benchdash.alerts.schemas import ChangeCreate, ChangeRead
 from benchdash.auth import service as auth_service
 from benchdash.config import get_settings
 from benchdash.deps import OptionalPrincipal, ReadAccess, ReadSessionDep, SessionDep
-from benchdash.kit.caching import cached_image
+from benchdash.kit.caching import cached_image, json_or_not_modified
 from benchdash.kit.responses import ERRORS
 from benchdash.kit.validation import INT4_MAX, NO_NUL, ChangeIdPath, TextQuery
 from benchdash.series import chart
@@ -82,10 +82,7 @@ def read_series(
         max_points=max_points,
     )
     answer = series_service.read(session=session, query=query, if_none_match=if_none_match)
-    headers = {"ETag": answer.etag, "Cache-Control": "no-cache"}
-    if answer.body is None:
-        return Response(status_code=304, headers=headers)
-    return Response(answer.body, media_type="application/json", headers=headers)
+    return json_or_not_modified(answer.body, answer.etag)
 
 
 @router.get(
@@ -95,7 +92,7 @@ def read_series(
     responses={304: {"description": "Not modified (the If-None-Match ETag still holds)"}},
 )
 def read_series_batch(
-    session: SessionDep,
+    session: ReadSessionDep,
     system: Annotated[str, Query(max_length=64, pattern=NO_NUL)],
     branch: Annotated[str, Query(max_length=200, pattern=NO_NUL)] = "main",
     testbed: TextQuery = None,
@@ -128,10 +125,7 @@ def read_series_batch(
         limit=limit,
     )
     answer = series_queries.read_batch(session=session, query=query, if_none_match=if_none_match)
-    headers = {"ETag": answer.etag, "Cache-Control": "no-cache"}
-    if answer.body is None:
-        return Response(status_code=304, headers=headers)
-    return Response(answer.body, media_type="application/json", headers=headers)
+    return json_or_not_modified(answer.body, answer.etag)
 
 
 @router.get(
