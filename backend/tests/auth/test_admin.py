@@ -32,8 +32,8 @@ def test_a_token_is_shown_once_listed_without_secret_and_revoked(
     assert r.status_code == 201, r.text
     plain = r.json()["token"]
     assert plain.startswith("bd_") and r.json()["systems"] == ["cachex"]
-    listed = client.get("/api/v1/auth/tokens").json()
-    assert [t["name"] for t in listed] == ["ci uploads"]
+    listed = [t for t in client.get("/api/v1/auth/tokens").json() if t["name"] == "ci uploads"]
+    assert len(listed) == 1
     assert "token" not in listed[0] and plain not in str(listed)
     # the token works until revoked
     assert client.get("/api/v1/runs", headers=auth(plain)).status_code == 200
@@ -43,11 +43,12 @@ def test_a_token_is_shown_once_listed_without_secret_and_revoked(
     r = client.post("/api/v1/results", json={}, headers=auth(plain))
     assert r.status_code == 401 and "revoked" in r.json()["detail"]
     actions = session.scalars(select(AuditEvent.action).order_by(AuditEvent.id)).all()
-    assert actions == ["token.create", "token.revoke"]
+    assert actions[-2:] == ["token.create", "token.revoke"]  # a CLI test may have left others
 
 
 def test_token_input_is_validated(client: TestClient, session: Session) -> None:
     _admin(client, session)
+    before = client.get("/api/v1/auth/tokens").json()
     for body in (
         {"name": "x", "scopes": []},
         {"name": "x", "scopes": ["root"]},
@@ -56,8 +57,8 @@ def test_token_input_is_validated(client: TestClient, session: Session) -> None:
     ):
         r = client.post("/api/v1/auth/tokens", json=body, headers=CSRF)
         assert r.status_code == 422, body
-    assert client.get("/api/v1/auth/tokens").json() == []
-    assert client.post("/api/v1/auth/tokens/999/revoke", headers=CSRF).status_code == 404
+    assert client.get("/api/v1/auth/tokens").json() == before  # nothing was made
+    assert client.post("/api/v1/auth/tokens/999999/revoke", headers=CSRF).status_code == 404
 
 
 def test_only_admins_over_every_system_manage_credentials(

@@ -65,7 +65,10 @@ def test_cli_prints_a_token_once(engine: Engine) -> None:
         check=True,
         env=env,
     )
-    assert out.stdout.startswith("bd_") and "shown once" in out.stderr
+    # The CLI committed it outside the test's transaction: take it away, for the other tests.
+    with engine.begin() as conn:
+        gone = conn.execute(text("DELETE FROM api_token WHERE name = 'cli-test'")).rowcount
+    assert out.stdout.startswith("bd_") and "shown once" in out.stderr and gone == 1
     bad = subprocess.run(
         [sys.executable, "-m", "benchdash.cli", "token", "create", "--scope", "root"],
         capture_output=True,
