@@ -63,11 +63,25 @@ def test_dockerfiles_run_what_compose_runs() -> None:
         if name.startswith("runner-"):
             system = name.removeprefix("runner-")
             assert f'CMD ["benchdash-runner", "--system", "{system}"]' in text
-            assert "COPY . /src" in text and "runners[agent]" in text
+            assert (
+                "COPY . /src" in text and "pip install --no-cache-dir --no-deps ./runners" in text
+            )
+            assert "RUN sh /tmp/runner-base/base.sh" in text  # the shared base: the agent's venv
             assert (ROOT / "runners" / system / "runner.toml").is_file()
             assert (ROOT / "systems" / system).is_dir()
         else:
             assert "npm run build" in text and "benchdash-server" in text
+
+
+def test_every_runner_image_starts_with_the_same_base() -> None:
+    base = (ROOT / "runners" / "docker" / "base.sh").read_text()
+    assert '[agent]"' in base and "/opt/benchdash" in base
+    heads = set()
+    for name, svc in UP.services().items():
+        if name.startswith("runner-"):
+            text = (ROOT / svc.dockerfile).read_text()
+            heads.add(text[text.index("FROM debian:bookworm\n") : text.index("WORKDIR /src")])
+    assert len(heads) == 1, heads  # identical first layers: built once, then cached
 
 
 def test_db_is_postgres_16_with_volume_and_healthcheck() -> None:
