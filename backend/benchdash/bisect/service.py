@@ -141,8 +141,10 @@ def start_from_runs(
     if params_key is not None:
         query = query.where(Benchmark.params_key == params_key)
     found = session.scalars(query.order_by(Benchmark.id)).all()
+    if not found:
+        raise NotFound(f"benchmark {benchmark!r} of run {bad.id}'s system: no such benchmark")
     if len(found) != 1:
-        why = "no such benchmark" if not found else "several variants: give params"
+        why = "several variants: give params"
         raise InvalidInput(
             f"benchmark {benchmark!r} of run {bad.id}'s system: {why}",
             errors=[{"loc": ["benchmark"], "msg": why}],
@@ -151,9 +153,7 @@ def start_from_runs(
         select(Metric.id).where(Metric.system_id == bad.system_id, Metric.name == metric)
     )
     if metric_id is None:
-        raise InvalidInput(
-            f"no metric {metric!r}", errors=[{"loc": ["metric"], "msg": "unknown metric"}]
-        )
+        raise NotFound(f"no metric {metric!r} in run {bad.id}'s system")
     return _begin(
         session=session,
         good=good,

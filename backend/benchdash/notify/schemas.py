@@ -9,16 +9,23 @@ from typing import Annotated
 from pydantic import AfterValidator, BaseModel, Field, model_validator
 
 from benchdash.kit.validation import SafeStr
-from benchdash.notify.states import SUBSCRIBABLE, Channel, DeliveryStatus, Event
+from benchdash.notify.states import (
+    Channel,
+    DeliveryStatus,
+    Event,
+    SubscribableEvent,
+)
 
 EMAIL = re.compile(r"^[^@\s<>,;]+@[^@\s<>,;]+\.[^@\s<>,;]+$")
 URL = re.compile(r"^https?://[^\s/?#]+[^\s]*$")
 
 
-def _subscribable(events: list[Event]) -> list[Event]:
-    if Event.TEST in events:
-        raise ValueError("'test' is sent by the send-a-test button, not subscribed to")
+def _subscribable(events: list[SubscribableEvent]) -> list[SubscribableEvent]:
     return sorted(set(events), key=list(Event).index)
+
+
+def _every_event() -> list[SubscribableEvent]:
+    return [Event.ALERT_OPENED, Event.ALERT_RESOLVED, Event.RUN_FAILED]
 
 
 class SubscriptionBase(BaseModel):
@@ -31,8 +38,8 @@ class SubscriptionBase(BaseModel):
     channel: Channel
     name: Annotated[SafeStr, Field(min_length=1, max_length=120)]
     events: Annotated[
-        list[Event], Field(min_length=1, max_length=3), AfterValidator(_subscribable)
-    ] = Field(default_factory=lambda: list(SUBSCRIBABLE))
+        list[SubscribableEvent], Field(min_length=1, max_length=3), AfterValidator(_subscribable)
+    ] = Field(default_factory=_every_event)
 
 
 class SubscriptionCreate(SubscriptionBase):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from enum import StrEnum
+from typing import Literal
 
 
 class Channel(StrEnum):
@@ -23,6 +24,8 @@ class Event(StrEnum):
 
 
 SUBSCRIBABLE = (Event.ALERT_OPENED, Event.ALERT_RESOLVED, Event.RUN_FAILED)
+# What a subscription may name (the wire type: "test" is the send-a-test button's alone).
+SubscribableEvent = Literal[Event.ALERT_OPENED, Event.ALERT_RESOLVED, Event.RUN_FAILED]
 
 
 class DeliveryStatus(StrEnum):

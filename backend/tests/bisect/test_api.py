@@ -157,7 +157,7 @@ def test_bad_input_is_refused_and_changes_nothing(client: TestClient, session: S
                 "benchmark": "nope",
                 "metric": "qps",
             },
-            422,
+            404,  # a benchmark the system does not have: not found, as an unknown run
         ),
         (
             "post",

@@ -2696,7 +2696,7 @@ export interface components {
             branch?: string | null;
             channel: components["schemas"]["Channel"];
             /** Events */
-            events?: components["schemas"]["Event"][];
+            events?: ("alert.opened" | "alert.resolved" | "run.failed")[];
             /** Name */
             name: string;
             /** System */
@@ -2723,7 +2723,7 @@ export interface components {
             /** Created By */
             created_by: string;
             /** Events */
-            events?: components["schemas"]["Event"][];
+            events?: ("alert.opened" | "alert.resolved" | "run.failed")[];
             /** Id */
             id: number;
             /** Name */
@@ -2757,7 +2757,7 @@ export interface components {
             /** Created By */
             created_by: string;
             /** Events */
-            events?: components["schemas"]["Event"][];
+            events?: ("alert.opened" | "alert.resolved" | "run.failed")[];
             /** Id */
             id: number;
             /** Name */
@@ -7631,6 +7631,9 @@ export const seriesStateValues: ReadonlyArray<FlattenedDeepRequired<components>[
 export const seriesStepLevelValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["SeriesStep"]["level"]> = ["warn", "fail"];
 export const sparklineDirectionValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Sparkline"]["direction"]> = ["higher_is_better", "lower_is_better"];
 export const stageValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Stage"]> = ["suspected", "confirmed", "dismissed"];
+export const subscriptionCreateEventsValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["SubscriptionCreate"]["events"]> = ["alert.opened", "alert.resolved", "run.failed"];
+export const subscriptionCreatedEventsValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["SubscriptionCreated"]["events"]> = ["alert.opened", "alert.resolved", "run.failed"];
+export const subscriptionReadEventsValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["SubscriptionRead"]["events"]> = ["alert.opened", "alert.resolved", "run.failed"];
 export const tokenCreateScopesValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["TokenCreate"]["scopes"]> = ["upload", "agent", "trigger", "admin"];
 export const verdictValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Verdict"]> = ["pending", "good", "bad", "ambiguous", "skipped", "failed", "cancelled"];
 export const verdictReadDirectionValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["VerdictRead"]["direction"]> = ["higher_is_better", "lower_is_better"];
