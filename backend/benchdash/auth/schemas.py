@@ -3,7 +3,7 @@
 from datetime import datetime
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, StrictBool
 
 from benchdash.kit.validation import SafeStr
 
@@ -66,10 +66,10 @@ class UserCreate(BaseModel):
 
     username: str = Field(pattern=r"^[A-Za-z0-9][A-Za-z0-9_.@-]{0,119}$")
     password: SafeStr = Field(min_length=12, max_length=1000)
-    is_admin: bool = False
+    is_admin: StrictBool = False  # JSON true/false only: 0 or "yes" is refused
 
 
 class UserState(BaseModel):
     """Whether a user is disabled."""
 
-    disabled: bool
+    disabled: StrictBool

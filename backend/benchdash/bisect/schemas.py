@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Annotated, Any
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, StrictBool
 
 from benchdash.bisect.states import BisectState, Verdict
 from benchdash.kit.validation import SafeStr
@@ -18,7 +18,7 @@ RunRef = Annotated[int, Field(ge=1, le=2**31 - 1, description="A run id.")]
 class BisectFromAlert(BaseModel):
     """Bisect the commit range an alert names."""
 
-    first_parent: bool = Field(
+    first_parent: StrictBool = Field(
         True, description="Only the first-parent line (false: a merge's side commits too)."
     )
 
