@@ -21,6 +21,7 @@ from benchdash.alerts import endpoints as alert_endpoints
 from benchdash.alerts import reruns
 from benchdash.auth import endpoints as auth_endpoints
 from benchdash.auth import usage
+from benchdash.backtest import endpoints as backtest_endpoints
 from benchdash.bisect import advance as bisect_advance
 from benchdash.bisect import auto as bisect_auto
 from benchdash.bisect import endpoints as bisect_endpoints
@@ -55,6 +56,7 @@ ROUTERS = (
     alert_endpoints.router,
     notify_endpoints.router,
     bisect_endpoints.router,
+    backtest_endpoints.router,
 )
 
 

@@ -13,27 +13,37 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Callable, Sequence
-from dataclasses import replace
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, replace
 from typing import Any, TextIO
 
 from benchdash.regression import detector
 from benchdash.regression.confirm import confirm_reruns
 from benchdash.regression.engine import HIGHER, LOWER, Thresholds
-from benchdash.regression.model import Action, Mode, OpenAlert, Point, Stage
+from benchdash.regression.model import Action, AlertDecision, Mode, OpenAlert, Point, Stage
 
 
 class ReplayError(ValueError):
     """The input is not a series the replay can read."""
 
 
-def replay(
+@dataclass(frozen=True)
+class Opened:
+    """An alert the replay opened: the step's first bad run (a drift's: the first run after
+    its reference level), the run whose upload opened it, and the decision itself."""
+
+    index: int
+    alarm_index: int
+    decision: AlertDecision
+
+
+def replay_decisions(
     points: Sequence[Point], *, direction: str, thresholds: Thresholds
-) -> list[dict[str, Any]]:
-    """Feed `points` one by one to `assess` (CI-fed), keeping the state the database would."""
+) -> Iterator[Opened]:
+    """Feed `points` one by one to `assess` (CI-fed), keeping the state the database would,
+    and yield each alert it opens (indices into `points`)."""
     stored: list[Point] = []
     alert: OpenAlert | None = None
-    opened: list[dict[str, Any]] = []
     for new in points:
         history = stored[-detector.HISTORY_NEEDED :]
         a = detector.assess(history, new, direction=direction, thresholds=thresholds, alert=alert)
@@ -47,11 +57,25 @@ def replay(
                 stored[i] = replace(stored[i], stage=Stage.CONFIRMED)
             assert d.baseline_value is not None and d.warn_floor is not None
             alert = OpenAlert(stored[i].run_id, d.baseline_value, d.warn_floor, d.kind)
-            at = len(stored) - 1
-            opened.append({"index": i, "level": d.level.value, "alarm_index": at, "kind": d.kind})
+            yield Opened(i, len(stored) - 1, d)
         elif d.action is Action.RESOLVE:
             alert = None
-    return opened
+
+
+def replay(
+    points: Sequence[Point], *, direction: str, thresholds: Thresholds
+) -> list[dict[str, Any]]:
+    """The alerts `replay_decisions` opens, as the `replay` command prints them."""
+    return [
+        {
+            "index": o.index,
+            "level": o.decision.level.value,
+            "alarm_index": o.alarm_index,
+            "kind": o.decision.kind,
+        }
+        for o in replay_decisions(points, direction=direction, thresholds=thresholds)
+        if o.decision.level is not None
+    ]
 
 
 def replay_runner(

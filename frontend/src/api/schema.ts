@@ -216,6 +216,33 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/backtest": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Backtest
+         * @description Replay a system's stored series (every series of a branch, one testbed's, or one
+         *     series) through the detector under other thresholds, uploaded run by run as CI would:
+         *     the alerts that would have opened (step or drift, first bad run, size, level) beside those
+         *     that did open among the same runs, and totals (events per 100 runs, per level).
+         *
+         *     Read only: nothing is written (the reads run in a READ ONLY savepoint). Each series
+         *     replays its newest `max_runs` accepted runs; the points replayed, summed over the series,
+         *     may not exceed 50,000 (`limit` in the answer; 422 past it, naming the count).
+         */
+        post: operations["backtest-backtest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/badges/{system}.svg": {
         parameters: {
             query?: never;
@@ -1086,6 +1113,175 @@ export interface components {
          */
         AlertStatus: "open" | "acknowledged" | "resolved";
         /**
+         * BacktestAlert
+         * @description An alert that would have opened (replayed) or did open (stored).
+         */
+        BacktestAlert: {
+            /**
+             * Alarm Run Id
+             * @description Replayed: the run whose upload would have opened it.
+             */
+            alarm_run_id?: number | null;
+            /**
+             * Alert Id
+             * @description Stored: the alert's id.
+             */
+            alert_id?: number | null;
+            /**
+             * Change Pct
+             * @description The size, positive = worse (%).
+             */
+            change_pct: number | null;
+            /** Commit */
+            commit: string | null;
+            kind: components["schemas"]["AlertKind"];
+            /**
+             * Level
+             * @enum {string}
+             */
+            level: "warn" | "fail";
+            /**
+             * Run Id
+             * @description The step's first bad run (a drift's: its window's first).
+             */
+            run_id: number;
+            /**
+             * Started At
+             * Format: date-time
+             * @description When that run started.
+             */
+            started_at: string;
+            /** @description Stored: where the alert is now. */
+            status?: components["schemas"]["AlertStatus"] | null;
+        };
+        /**
+         * BacktestRead
+         * @description What a backtest found (read only: nothing was written).
+         */
+        BacktestRead: {
+            /** Branch */
+            branch: string;
+            /** Fail */
+            fail: number;
+            /**
+             * Limit
+             * @description The most points (series × runs) one backtest replays.
+             */
+            limit: number;
+            /** Max Runs */
+            max_runs: number;
+            /** Overrides */
+            overrides: components["schemas"]["MetricThresholds"][];
+            /** Series */
+            series: components["schemas"]["BacktestSeries"][];
+            /** System */
+            system: string;
+            /** Testbed */
+            testbed: string | null;
+            totals: components["schemas"]["Totals"];
+            /** Warn */
+            warn: number;
+        };
+        /**
+         * BacktestRequest
+         * @description Replay a system's stored series (all of a branch, one testbed's, or one series) through
+         *     the detector under other thresholds. Nothing is written.
+         */
+        BacktestRequest: {
+            /**
+             * Benchmark Id
+             * @description One series: this benchmark variant (with metric).
+             */
+            benchmark_id?: number | null;
+            /**
+             * Branch
+             * @default main
+             */
+            branch: string;
+            /**
+             * Fail
+             * @description Fail threshold, % (at most 1000).
+             */
+            fail: number;
+            /**
+             * Max Runs
+             * @description Replay each series' newest this many accepted runs.
+             * @default 500
+             */
+            max_runs: number;
+            /**
+             * Metric
+             * @description With benchmark_id.
+             */
+            metric?: string | null;
+            /**
+             * Overrides
+             * @description Per-metric thresholds, by name.
+             */
+            overrides?: components["schemas"]["MetricThresholds"][];
+            /** System */
+            system: string;
+            /**
+             * Testbed
+             * @description Only this testbed (null: every one).
+             */
+            testbed?: string | null;
+            /**
+             * Warn
+             * @description Warn threshold, % (0 < warn < fail).
+             */
+            warn: number;
+        };
+        /**
+         * BacktestSeries
+         * @description One replayed series: the alerts that would have opened beside those that did.
+         */
+        BacktestSeries: {
+            /** Benchmark */
+            benchmark: string;
+            /** Benchmark Id */
+            benchmark_id: number;
+            /** @description The metric's thresholds now. */
+            current: components["schemas"]["Thresholds"];
+            /**
+             * Did Open
+             * @description Stored alerts whose run is among the replayed ones (any status).
+             */
+            did_open: components["schemas"]["BacktestAlert"][];
+            /**
+             * Direction
+             * @enum {string}
+             */
+            direction: "higher_is_better" | "lower_is_better";
+            /**
+             * First Run At
+             * Format: date-time
+             * @description The first replayed run's start.
+             */
+            first_run_at: string;
+            /** Metric */
+            metric: string;
+            /** Parameters */
+            parameters: {
+                [key: string]: unknown;
+            };
+            /** Params Key */
+            params_key: string;
+            /**
+             * Runs
+             * @description Accepted runs replayed (the newest max_runs).
+             */
+            runs: number;
+            /** Testbed */
+            testbed: string;
+            /** @description Replayed under these. */
+            thresholds: components["schemas"]["Thresholds"];
+            /** Unit */
+            unit: string;
+            /** Would Open */
+            would_open: components["schemas"]["BacktestAlert"][];
+        };
+        /**
          * BaselinePin
          * @description Which run to pin as a branch's baseline (null unpins).
          */
@@ -1504,6 +1700,24 @@ export interface components {
             rows: components["schemas"]["CompareRow"][];
         };
         /**
+         * Counts
+         * @description Alert events over the replayed runs.
+         */
+        Counts: {
+            /** Drift */
+            drift: number;
+            /** Events */
+            events: number;
+            /** Fail */
+            fail: number;
+            /** Per 100 Runs */
+            per_100_runs: number;
+            /** Step */
+            step: number;
+            /** Warn */
+            warn: number;
+        };
+        /**
          * Culprit
          * @description The first bad commit a bisection found.
          */
@@ -1886,6 +2100,24 @@ export interface components {
             unit: string;
             /** Warn Threshold */
             warn_threshold: number;
+        };
+        /**
+         * MetricThresholds
+         * @description Other thresholds for one metric of the system (overrides `warn`/`fail` for it).
+         */
+        MetricThresholds: {
+            /**
+             * Fail
+             * @description Fail threshold, %.
+             */
+            fail: number;
+            /** Metric */
+            metric: string;
+            /**
+             * Warn
+             * @description Warn threshold, %.
+             */
+            warn: number;
         };
         /**
          * MetricUpdate
@@ -2879,6 +3111,16 @@ export interface components {
             };
         };
         /**
+         * Thresholds
+         * @description Warn and fail thresholds, %.
+         */
+        Thresholds: {
+            /** Fail */
+            fail: number;
+            /** Warn */
+            warn: number;
+        };
+        /**
          * TokenCreate
          * @description A token to create.
          */
@@ -2956,6 +3198,18 @@ export interface components {
              * @description The systems it may act on; empty: every system.
              */
             systems: string[];
+        };
+        /**
+         * Totals
+         * @description Over every replayed series.
+         */
+        Totals: {
+            did_open: components["schemas"]["Counts"];
+            /** Runs */
+            runs: number;
+            /** Series */
+            series: number;
+            would_open: components["schemas"]["Counts"];
         };
         /**
          * UserAdminRead
@@ -4279,6 +4533,100 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["UserAdminRead"];
+                };
+            };
+            /** @description Bad request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Invalid input */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+        };
+    };
+    "backtest-backtest": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BacktestRequest"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BacktestRead"];
                 };
             };
             /** @description Bad request */
@@ -7612,6 +7960,8 @@ export const alertKindValues: ReadonlyArray<FlattenedDeepRequired<components>["s
 export const alertReadDirectionValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["AlertRead"]["direction"]> = ["higher_is_better", "lower_is_better"];
 export const alertReadLevelValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["AlertRead"]["level"]> = ["warn", "fail"];
 export const alertStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["AlertStatus"]> = ["open", "acknowledged", "resolved"];
+export const backtestAlertLevelValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["BacktestAlert"]["level"]> = ["warn", "fail"];
+export const backtestSeriesDirectionValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["BacktestSeries"]["direction"]> = ["higher_is_better", "lower_is_better"];
 export const bisectStateValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["BisectState"]> = ["running", "found", "cannot_bisect", "failed", "cancelled"];
 export const channelValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Channel"]> = ["webhook", "slack", "email"];
 export const compareRowDirectionValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["CompareRow"]["direction"]> = ["higher_is_better", "lower_is_better"];

@@ -1,0 +1,1 @@
+"""Backtests: stored series replayed through the detector under other thresholds (read only)."""
