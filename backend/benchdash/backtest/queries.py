@@ -142,7 +142,7 @@ _POINTS = typed_text(
 _ALERTS = typed_text(
     """
     SELECT se.id AS series_id, a.id, a.kind, a.level, a.run_id, r.commit, r.started_at,
-           a.change_pct, a.status
+           a.change_pct, a.confirmed_by, a.status
     FROM unnest(CAST(:series AS int[])) AS k(id)
     JOIN series se ON se.id = k.id
     JOIN alert a ON a.benchmark_id = se.benchmark_id AND a.metric_id = se.metric_id
@@ -174,6 +174,7 @@ def _stored(row: Row[Any], points: list[tuple[Any, ...]], alerts: list[Row[Any]]
             commit=a.commit,
             started_at=a.started_at,
             change_pct=a.change_pct,
+            confirmed_by=a.confirmed_by,
             alert_id=a.id,
             status=a.status,
         )

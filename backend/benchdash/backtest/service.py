@@ -56,6 +56,7 @@ def replay_series(s: Stored, thresholds: engine.Thresholds) -> BacktestSeries:
                 commit=first.commit,
                 started_at=s.started[o.index],
                 change_pct=d.change_pct,
+                confirmed_by=d.confirmed_by,
                 alarm_run_id=s.points[o.alarm_index].run_id,
             )
         )

@@ -71,6 +71,7 @@ def test_a_12_percent_step_opens_one_fail_alert_at_its_first_bad_run(
         first_bad["commit"],
     )
     assert 10 < would["change_pct"] < 14
+    assert would["confirmed_by"] in ("change-point", "persistence")
     assert first_bad["id"] < would["alarm_run_id"] <= runs[STABLE + 4]["id"]
     assert would["started_at"].startswith(first_bad["started_at"][:19])
     # The alert the ingest opened under the metric's thresholds (5/10) is listed beside it.

@@ -1134,6 +1134,11 @@ export interface components {
             change_pct: number | null;
             /** Commit */
             commit: string | null;
+            /**
+             * Confirmed By
+             * @description change-point, persistence, re-runs or drift.
+             */
+            confirmed_by: string | null;
             kind: components["schemas"]["AlertKind"];
             /**
              * Level

@@ -2,6 +2,7 @@ import { createBrowserRouter } from "react-router";
 import { Layout } from "@/app/Layout";
 import { AdminRoute } from "@/routes/admin";
 import { AlertsRoute } from "@/routes/alerts";
+import { BacktestRoute } from "@/routes/backtest";
 import { CompareRoute } from "@/routes/compare";
 import { NotFoundRoute } from "@/routes/notFound";
 import { NotificationsRoute } from "@/routes/notifications";
@@ -17,6 +18,7 @@ export const router = createBrowserRouter([
     children: [
       { path: "/", element: <OverviewRoute /> },
       { path: "/systems/:slug", element: <SystemRoute /> },
+      { path: "/systems/:slug/backtest", element: <BacktestRoute /> },
       { path: "/runs", element: <RunsRoute /> },
       { path: "/runs/:runId", element: <RunRoute /> },
       { path: "/compare", element: <CompareRoute /> },

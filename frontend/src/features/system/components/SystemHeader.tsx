@@ -55,6 +55,7 @@ export function SystemHeader({ system: s }: { system: Schemas["SystemDetail"] })
       <PageActions>
         <RunBenchmarksDialog system={s} />
         <ButtonLink to={`/runs?system=${slug}`}>Runs</ButtonLink>
+        <ButtonLink to={`/systems/${slug}/backtest`}>Backtest</ButtonLink>
       </PageActions>
     </PageHeader>
   );
