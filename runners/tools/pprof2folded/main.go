@@ -2,7 +2,7 @@
 // runtime/pprof writes, gzipped or not) into folded stacks: one line per distinct stack,
 // frames root-first separated by ';', one space, then the stack's CPU time in nanoseconds.
 //
-//	pprof2folded cpu.pprof > cpu.folded
+//	pprof2folded cpu.pprof [cpu.folded]   (without an output file: standard output)
 //
 // Frames are function names only (no file:line); functions the compiler inlined into their
 // caller get a frame each, as `go tool pprof` shows them. Lines are sorted, so the same
@@ -12,6 +12,7 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"fmt"
 	"io"
 	"os"
@@ -26,14 +27,27 @@ import (
 const MaxFrameLen = 1000
 
 func main() {
-	if len(os.Args) != 2 || strings.HasPrefix(os.Args[1], "-") {
-		fmt.Fprintln(os.Stderr, "usage: pprof2folded CPU_PROFILE > FOLDED")
+	args := os.Args[1:]
+	if len(args) < 1 || len(args) > 2 || strings.HasPrefix(args[0], "-") {
+		fmt.Fprintln(os.Stderr, "usage: pprof2folded CPU_PROFILE [FOLDED]")
 		os.Exit(2)
 	}
-	if err := run(os.Args[1], os.Stdout); err != nil {
+	if err := convert(args[0], args[1:]); err != nil {
 		fmt.Fprintln(os.Stderr, "pprof2folded:", err)
 		os.Exit(1)
 	}
+}
+
+// convert writes the folded stacks of the profile at in to out[0], or to standard output.
+func convert(in string, out []string) error {
+	if len(out) == 0 {
+		return run(in, os.Stdout)
+	}
+	var buf bytes.Buffer
+	if err := run(in, &buf); err != nil {
+		return err
+	}
+	return os.WriteFile(out[0], buf.Bytes(), 0o644)
 }
 
 func run(path string, w io.Writer) error {

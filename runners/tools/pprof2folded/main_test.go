@@ -222,3 +222,21 @@ func TestFrameNames(t *testing.T) {
 		t.Errorf("long name kept %d characters", n)
 	}
 }
+
+func TestConvertWritesTheOutputFile(t *testing.T) {
+	path := recordCPU(t, 100*time.Millisecond)
+	out := filepath.Join(t.TempDir(), "cpu.folded")
+	if err := convert(path, []string{out}); err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if stacks := parseFolded(t, string(data)); len(stacks) == 0 {
+		t.Fatal("no stacks written")
+	}
+	if err := convert(filepath.Join(t.TempDir(), "missing"), []string{out}); err == nil {
+		t.Fatal("a missing profile was converted")
+	}
+}
