@@ -28,6 +28,8 @@ MAX_WEIGHT = 2**63 - 1
 OTHER = "[other]"
 TRUNCATED = "[truncated]"  # root frame of a stack cut to MAX_DEPTH (its leaf end is kept)
 TOOL = Path("runners/tools/pprof2folded")  # from the repository root
+# What a run's profiles may take of the document (the server takes 5 MiB, samples included).
+PROFILES_BUDGET = 2 << 20
 
 
 def parse_folded(text: str) -> Stacks:
@@ -152,6 +154,11 @@ def profile_field(
 
 
 # -- Go CPU profiles -----------------------------------------------------------------------
+
+
+def byte_budget(profiles: int) -> int:
+    """Bytes of folded text each of a run's `profiles` profiles may take (64 KiB at least)."""
+    return max(64 << 10, PROFILES_BUDGET // max(profiles, 1))
 
 
 def build_tool(drv: Driver) -> Path:

@@ -138,3 +138,9 @@ def test_attach_finds_the_entry_and_keeps_only_a_metric_it_has() -> None:
 
 def _m(name: str) -> dict[str, object]:
     return document.metric(name, "x", "higher_is_better", value=1.0)
+
+
+def test_a_runs_profiles_share_a_byte_budget() -> None:
+    assert pprof.byte_budget(1) == pprof.PROFILES_BUDGET
+    assert pprof.byte_budget(4) * 4 == pprof.PROFILES_BUDGET
+    assert pprof.byte_budget(1000) == 64 << 10
