@@ -116,7 +116,10 @@ def test_two_profiles_of_one_kind_for_one_variant_are_refused(
 ) -> None:
     up = auth(token(session, "relay"))
     doc = profiled()
-    twin = {**doc["results"][0], "metrics": [metric("cycles", "cycles", "lower_is_better", value=9)]}
+    twin = {
+        **doc["results"][0],
+        "metrics": [metric("cycles", "cycles", "lower_is_better", value=9)],
+    }
     twin["profile"] = {**twin["profile"], "metric": None}
     doc["results"].append(twin)
     before = row_counts(session)
