@@ -57,5 +57,9 @@ def test_cachex_cpu_profile_is_stored_and_names_the_client(api: Api, tmp_path: P
     assert goprofiles.share(stacks, r"^benchdash\.dev/cachex\.\(\*Client\[.*\]\)\.Get$") >= 0.05
     assert goprofiles.share(stacks, r"^0x[0-9a-f]+$|^\[unknown\]$") == 0
     top = profile["functions"][0]["name"]  # most self time: the Go runtime, std or cachex's code
+    print(
+        f"profile {summary['id']}: {summary['total'] / 1e6:.0f} ms CPU, "
+        f"{summary['stacks_count']} stacks, most self time in {top}"
+    )
     go_mod = ROOT / "systems/cachex/go.mod"
     assert goprofiles.built_from(goprofiles.go_package(top), go_mod, "benchdash.dev/cachex"), top

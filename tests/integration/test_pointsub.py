@@ -95,5 +95,9 @@ def test_pointsub_cpu_profile_is_stored_and_shows_the_libp2p_stack(
     assert goprofiles.share(stacks, r"^github\.com/libp2p/go-yamux/") > 0.1
     assert goprofiles.share(stacks, r"^benchdash\.dev/pointsub[./]") > 0.05
     top = get(api, f"/api/v1/profiles/{summary['id']}")["functions"][0]["name"]
+    print(
+        f"profile {summary['id']}: {summary['total'] / 1e6:.0f} ms CPU, "
+        f"{summary['stacks_count']} stacks, most self time in {top}"
+    )
     go_mod = ROOT / "systems/pointsub/go.mod"
     assert goprofiles.built_from(goprofiles.go_package(top), go_mod, "benchdash.dev/pointsub"), top
