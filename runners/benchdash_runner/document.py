@@ -34,7 +34,7 @@ RUN_STRING_FIELDS = (
 _FIELDS = {
     "$": {"schema", "system", "run", "environment", "configuration", "results"},
     "run": {"id", *RUN_STRING_FIELDS},
-    "result": {"benchmark", "parameters", "metrics"},
+    "result": {"benchmark", "parameters", "metrics", "profile"},  # profile: runners/CONTRACT.md
     "metric": {"name", "unit", "direction", "value", "samples"},
 }
 _SLUG = re.compile(r"^[a-z0-9][a-z0-9_.-]{0,63}$")

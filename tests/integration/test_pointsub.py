@@ -1,4 +1,5 @@
-"""pointsub's quick profile through the real agent into the real API (issue 15 "Must show")."""
+"""pointsub's quick profile through the real agent into the real API (issue 15 "Must show"), and
+its CPU profiles (issue 30)."""
 
 from __future__ import annotations
 
@@ -6,8 +7,9 @@ import time
 from pathlib import Path
 from typing import Any
 
+from tests.integration import goprofiles
 from tests.integration.agents import agents, events, get, post
-from tests.integration.conftest import Api
+from tests.integration.conftest import ROOT, Api
 
 LOCAL = ["throughput/1kb", "concurrent/20", "buffer/1mb"]
 NETWORK = ["network/delay-100ms", "network/loss-5pct", "network/extreme"]
@@ -69,3 +71,33 @@ def test_pointsub_quick_profile_through_the_agent(api: Api, tmp_path: Path) -> N
     assert extreme["parameters"]["loss_pct"] == 20 and 10 <= extreme["median"] <= 32
     assert by[("network/loss-5pct", "sim_corrupt_pct")]["max"] > 0
     assert by[("network/loss-5pct", "latency_p50_us")]["median"] > 100_000
+
+
+def test_pointsub_cpu_profile_is_stored_and_shows_the_libp2p_stack(
+    api: Api, tmp_path: Path
+) -> None:
+    """Issue 30: the driver's CPU profile of a scenario lands with the run, through the API,
+    on the libp2p result (not on its TCP reference)."""
+    run_id = goprofiles.drive_and_upload(api, "pointsub", "throughput/1kb", tmp_path)
+    listed, detail = goprofiles.profiles(api, run_id)
+    assert [(p["benchmark"], p["kind"], p["unit"], p["metric"]) for p in listed] == [
+        ("throughput/1kb", "cpu", "nanoseconds", "throughput")
+    ]
+    (summary,) = listed
+    measured = {m["benchmark"]: m["parameters"] for m in detail["measurements"]}
+    assert summary["parameters"] == measured["throughput/1kb"]  # the measured variant
+    assert summary["parameters"]["mode"] == "saturate" and "tcp_reference" in measured
+    assert summary["total"] >= 200_000_000  # a 2 s saturating run keeps both ends busy
+    stacks = goprofiles.folded(api, summary["id"])
+    assert sum(stacks.values()) == summary["total"]
+    # Noise encryption and yamux: the libp2p stack ran, the profile is not the TCP reference's.
+    assert goprofiles.share(stacks, r"^golang\.org/x/crypto/chacha20poly1305\.") > 0.02
+    assert goprofiles.share(stacks, r"^github\.com/libp2p/go-yamux/") > 0.1
+    assert goprofiles.share(stacks, r"^benchdash\.dev/pointsub[./]") > 0.05
+    top = get(api, f"/api/v1/profiles/{summary['id']}")["functions"][0]["name"]
+    print(
+        f"profile {summary['id']}: {summary['total'] / 1e6:.0f} ms CPU, "
+        f"{summary['stacks_count']} stacks, most self time in {top}"
+    )
+    go_mod = ROOT / "systems/pointsub/go.mod"
+    assert goprofiles.built_from(goprofiles.go_package(top), go_mod, "benchdash.dev/pointsub"), top

@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
+	"runtime/pprof"
 	"strings"
 	"syscall"
 	"time"
@@ -36,6 +37,7 @@ func run() error {
 	refs := flag.Bool("refs", true, "also run the no-cache and no-singleflight references")
 	jsonPath := flag.String("json", "", "write the JSON report to this file")
 	seed := flag.Uint64("seed", 1, "traffic seed")
+	cpuProfile := flag.String("cpuprofile", "", "write a CPU profile (pprof) of the scenario runs to this file")
 	flag.Parse()
 
 	p, ok := harness.Profiles[*profileName]
@@ -75,6 +77,13 @@ func run() error {
 	report := harness.NewReport(opts)
 	fmt.Printf("cachex product-search benchmark: profile %s, %s, %d CPUs, %s, %v per run x %d repetitions\n",
 		p.Name, report.Platform, report.CPUs, report.GoVersion, p.Duration, p.Repetitions)
+	if *cpuProfile != "" {
+		stopProfile, err := startCPUProfile(*cpuProfile)
+		if err != nil {
+			return err
+		}
+		defer stopProfile()
+	}
 	for _, s := range selected {
 		res, err := harness.RunScenario(ctx, s, opts, os.Stdout)
 		if err != nil {
@@ -92,4 +101,23 @@ func run() error {
 		return err
 	}
 	return os.WriteFile(*jsonPath, append(data, '\n'), 0o644)
+}
+
+// startCPUProfile starts Go's CPU profiler writing to path; the returned func stops it and
+// closes the file (the profile is complete only then).
+func startCPUProfile(path string) (func(), error) {
+	f, err := os.Create(path)
+	if err != nil {
+		return nil, err
+	}
+	if err := pprof.StartCPUProfile(f); err != nil {
+		f.Close()
+		return nil, err
+	}
+	return func() {
+		pprof.StopCPUProfile()
+		if err := f.Close(); err != nil {
+			fmt.Fprintln(os.Stderr, "closing the CPU profile:", err)
+		}
+	}, nil
 }

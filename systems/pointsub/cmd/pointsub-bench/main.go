@@ -14,6 +14,7 @@ import (
 	"os"
 	"os/signal"
 	"runtime"
+	"runtime/pprof"
 	"strings"
 	"syscall"
 	"time"
@@ -58,6 +59,7 @@ func run() error {
 	seed := flag.Uint64("seed", 1, "seed of the payloads and the simulated network")
 	reference := flag.Bool("reference", true, "also run the loopback TCP reference")
 	out := flag.String("json", "", "write the results here")
+	cpuProfile := flag.String("cpuprofile", "", "write a CPU profile (pprof) of the scenario runs to this file")
 	flag.Parse()
 
 	profile, ok := bench.Profiles[*profileName]
@@ -84,6 +86,13 @@ func run() error {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 
+	if *cpuProfile != "" {
+		stopProfile, err := startCPUProfile(*cpuProfile)
+		if err != nil {
+			return err
+		}
+		defer stopProfile()
+	}
 	var results []bench.Result
 	for _, s := range scenarios {
 		d := profile.DurationOf(s)
@@ -124,4 +133,23 @@ func run() error {
 		return err
 	}
 	return os.WriteFile(*out, append(data, '\n'), 0o644)
+}
+
+// startCPUProfile starts Go's CPU profiler writing to path; the returned func stops it and
+// closes the file (the profile is complete only then).
+func startCPUProfile(path string) (func(), error) {
+	f, err := os.Create(path)
+	if err != nil {
+		return nil, err
+	}
+	if err := pprof.StartCPUProfile(f); err != nil {
+		f.Close()
+		return nil, err
+	}
+	return func() {
+		pprof.StopCPUProfile()
+		if err := f.Close(); err != nil {
+			fmt.Fprintln(os.Stderr, "closing the CPU profile:", err)
+		}
+	}, nil
 }
