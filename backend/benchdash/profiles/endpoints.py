@@ -3,9 +3,10 @@ differential profile of two."""
 
 from __future__ import annotations
 
+import json
 from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, Path, Query
+from fastapi import APIRouter, Path, Query, Response
 from fastapi.responses import PlainTextResponse
 
 from benchdash.deps import ReadAccess, ReadSessionDep
@@ -24,6 +25,12 @@ _FOLDED: dict[int | str, dict[str, Any]] = {
 }
 
 
+def _deep_json(body: dict[str, Any]) -> Response:
+    """A tree nested past pydantic's depth limit, written by the standard library."""
+    text = json.dumps(body, ensure_ascii=False, separators=(",", ":"))
+    return Response(text.encode("utf-8"), media_type="application/json")
+
+
 @router.get("/runs/{run_id}/profiles", response_model=list[ProfileSummary])
 def read_run_profiles(run_id: RunIdPath, session: ReadSessionDep) -> list[ProfileSummary]:
     """The run's profiles (one per benchmark variant and kind)."""
@@ -39,22 +46,23 @@ def read_profile_diff(
     head_run: Annotated[int | None, Query(ge=1, le=INT4_MAX, description="Head run id.")] = None,
     benchmark_id: BenchmarkIdQuery = None,
     kind: ProfileKind | None = None,
-) -> ProfileDiff:
+) -> Response:
     """The differential profile of `base` and `head` (profile ids), or of one benchmark's
     profiles in two runs (`base_run`, `head_run`, `benchmark_id`, optionally `kind`)."""
     by_ids, by_runs = (base, head), (base_run, head_run, benchmark_id)
     if all(v is not None for v in by_ids) and all(v is None for v in (*by_runs, kind)):
         assert base is not None and head is not None
-        return queries.compare(session=session, base_id=base, head_id=head)
+        return _deep_json(queries.compare(session=session, base_id=base, head_id=head))
     if all(v is not None for v in by_runs) and all(v is None for v in by_ids):
         assert base_run is not None and head_run is not None and benchmark_id is not None
-        return queries.compare_runs(
+        found = queries.compare_runs(
             session=session,
             base_run=base_run,
             head_run=head_run,
             benchmark_id=benchmark_id,
             kind=kind,
         )
+        return _deep_json(found)
     raise InvalidInput(
         "give base and head (profile ids), or base_run, head_run and benchmark_id "
         "(and optionally kind), not a mix"
@@ -69,9 +77,9 @@ def read_profile(
         Literal["json", "folded"],
         Query(description="json: tree and top functions; folded: the folded stacks as text."),
     ] = "json",
-) -> ProfileDetail | PlainTextResponse:
+) -> Response:
     """One profile: its call tree and top 50 functions by self cost, or its folded stacks."""
     if format == "folded":
         text = queries.folded_text(session=session, profile_id=profile_id)
         return PlainTextResponse(text)
-    return queries.detail(session=session, profile_id=profile_id)
+    return _deep_json(queries.detail(session=session, profile_id=profile_id))

@@ -1,5 +1,9 @@
 """Profiles on the read side: a run's profiles, one profile's tree and top functions, its
-folded text, and the differential profile of two (by ids, or by two runs and a benchmark)."""
+folded text, and the differential profile of two (by ids, or by two runs and a benchmark).
+
+A tree nests up to 257 levels (the root and 256 frames), deeper than pydantic validates (and
+orjson writes): `detail` and `compare` answer the wire form (`ProfileDetail`, `ProfileDiff`)
+as plain data that the endpoint writes with the standard library's encoder."""
 
 from __future__ import annotations
 
@@ -12,7 +16,7 @@ from sqlalchemy.orm import Session
 from benchdash.kit.errors import InvalidInput, NotFound
 from benchdash.profiles import diff, tree
 from benchdash.profiles.models import Profile
-from benchdash.profiles.schemas import ProfileDetail, ProfileDiff, ProfileKind, ProfileSummary
+from benchdash.profiles.schemas import ProfileKind, ProfileSummary
 from benchdash.profiles.service import KIND_ORDER, decode
 from benchdash.runs.models import Run
 from benchdash.systems.models import Benchmark, Metric
@@ -68,17 +72,20 @@ def folded_text(*, session: Session, profile_id: int) -> str:
     return gzip.decompress(data).decode("utf-8")
 
 
-def detail(*, session: Session, profile_id: int) -> ProfileDetail:
-    """The profile with its call tree and top functions by self cost."""
+def detail(*, session: Session, profile_id: int) -> dict[str, Any]:
+    """The profile with its call tree and top functions by self cost (`ProfileDetail`)."""
     summary, data = _get(session, profile_id)
     stacks = decode(data)
-    return ProfileDetail(
-        **summary.model_dump(), tree=tree.build(stacks), functions=diff.functions(stacks)
-    )
+    return {
+        **summary.model_dump(mode="json"),
+        "tree": tree.build(stacks),
+        "functions": diff.functions(stacks),
+    }
 
 
-def compare(*, session: Session, base_id: int, head_id: int) -> ProfileDiff:
-    """The differential profile of two profiles of one kind and unit (else InvalidInput)."""
+def compare(*, session: Session, base_id: int, head_id: int) -> dict[str, Any]:
+    """The differential profile of two profiles of one kind and unit (`ProfileDiff`; else
+    InvalidInput)."""
     base, base_data = _get(session, base_id)
     head, head_data = _get(session, head_id)
     if (base.kind, base.unit) != (head.kind, head.unit):
@@ -89,13 +96,13 @@ def compare(*, session: Session, base_id: int, head_id: int) -> ProfileDiff:
         )
     b, h = decode(base_data), decode(head_data)
     functions = diff.diff_functions(b, h)
-    return ProfileDiff(
-        base=base,
-        head=head,
-        tree=tree.build_diff(b, h),
-        functions=functions,
-        elsewhere_pct=diff.elsewhere_pct(base.total, head.total, functions),
-    )
+    return {
+        "base": base.model_dump(mode="json"),
+        "head": head.model_dump(mode="json"),
+        "tree": tree.build_diff(b, h),
+        "functions": functions,
+        "elsewhere_pct": diff.elsewhere_pct(base.total, head.total, functions),
+    }
 
 
 def compare_runs(
@@ -105,7 +112,7 @@ def compare_runs(
     head_run: int,
     benchmark_id: int,
     kind: ProfileKind | None = None,
-) -> ProfileDiff:
+) -> dict[str, Any]:
     """The differential profile of a benchmark between two runs: the kind both runs have
     (`kind`, else instructions before cpu); NotFound naming the run that has none."""
     rows = session.execute(

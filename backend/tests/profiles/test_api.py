@@ -8,6 +8,7 @@ from typing import Any
 from fastapi.testclient import TestClient
 from sqlalchemy.orm import Session
 
+from benchdash.profiles.schemas import ProfileDetail, ProfileDiff
 from tests.fixtures.factories import auth, token
 from tests.profiles.test_ingest import profiled
 
@@ -37,6 +38,7 @@ def test_a_runs_profiles_and_one_profiles_tree(client: TestClient, session: Sess
     assert (summary["kind"], summary["unit"]) == ("instructions", "instructions")
     assert (summary["total"], summary["stacks_count"]) == (150, 3)
     detail = client.get(f"/api/v1/profiles/{summary['id']}").json()
+    assert ProfileDetail.model_validate(detail).model_dump(mode="json") == detail
     assert {k: detail[k] for k in summary} == summary
     tree = detail["tree"]
     assert (tree["name"], tree["value"], tree["self"]) == ("all", 150, 0)
@@ -59,6 +61,7 @@ def test_a_runs_profiles_and_one_profiles_tree(client: TestClient, session: Sess
 
 
 def _check_diff(diff: dict[str, Any], base_id: int, head_id: int) -> None:
+    assert ProfileDiff.model_validate(diff).model_dump(mode="json") == diff
     assert (diff["base"]["id"], diff["head"]["id"]) == (base_id, head_id)
     tree = diff["tree"]
     assert (tree["value"], tree["delta"], tree["base_value"]) == (135, -15, 150)
@@ -132,3 +135,22 @@ def test_not_found_and_invalid_requests_say_why(client: TestClient, session: Ses
     assert r.status_code == 422
     plain = client.get(f"/api/v1/runs/{other}/profiles")
     assert plain.status_code == 200 and plain.json()[0]["metric"] == "instructions"
+
+
+def test_a_stack_of_256_frames_is_served_as_a_257_level_tree(
+    client: TestClient, session: Session
+) -> None:
+    up = auth(token(session, "relay"))
+    deep = ";".join(f"frame{i}" for i in range(256))
+    runs = [_upload(client, up, f"{deep} {w}\n", at) for at, w in ((0, 5), (1, 7))]
+    ids = [client.get(f"/api/v1/runs/{r}/profiles").json()[0]["id"] for r in runs]
+    node, depth = client.get(f"/api/v1/profiles/{ids[0]}").json()["tree"], 0
+    while node["children"]:
+        node, depth = node["children"][0], depth + 1
+    assert (depth, node["name"], node["self"]) == (256, "frame255", 5)
+    diff = client.get("/api/v1/profiles/diff", params={"base": ids[0], "head": ids[1]})
+    assert diff.status_code == 200, diff.text
+    node = diff.json()["tree"]
+    while node["children"]:
+        node = node["children"][0]
+    assert (node["name"], node["delta"], node["base_value"]) == ("frame255", 2, 5)
