@@ -7,7 +7,6 @@ import os
 import socket
 import subprocess
 import sys
-import threading
 from pathlib import Path
 
 import pytest
@@ -47,22 +46,29 @@ def test_a_database_that_comes_up_during_the_wait_is_migrated(
     with admin.connect() as c:
         c.execute(text(f'DROP DATABASE IF EXISTS "{name}"'))
         c.execute(text(f'CREATE DATABASE "{name}"'))
-    # The server "starts" 2 s in: its socket appears in the folder the URL names.
+    # The server "starts" once the command says it is waiting: its socket appears in the
+    # folder the URL names (a fixed delay raced the command's own start on a loaded machine).
     later = tmp_path / "sock"
     later.mkdir()
     real = next(Path(socket_dir).glob(".s.PGSQL.*"))
-    timer = threading.Timer(2.0, lambda: (later / real.name).symlink_to(real))
-    timer.start()
+    url = engine.url.set(database=name, query={"host": str(later)})
+    cmd = [sys.executable, "-m", "benchdash.cli", "migrate", "--wait", "60"]
+    env = {**os.environ, "DATABASE_URL": url.render_as_string(hide_password=False)}
+    proc = subprocess.Popen(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
-        url = engine.url.set(database=name, query={"host": str(later)})
-        done = _migrate(url.render_as_string(hide_password=False), wait=30)
-        assert done.returncode == 0, done.stdout + done.stderr
-        assert "waiting for the database" in done.stdout
-        assert "schema at head" in done.stdout
+        assert proc.stdout is not None
+        first = proc.stdout.readline()
+        assert "waiting for the database" in first, first
+        (later / real.name).symlink_to(real)
+        out, err = proc.communicate(timeout=120)
+        assert proc.returncode == 0, first + out + err
+        assert "schema at head" in out
         with create_engine(url).connect() as c:
             assert c.execute(text("SELECT version_num FROM alembic_version")).scalar()
     finally:
-        timer.cancel()
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
         with admin.connect() as c:
             c.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
         admin.dispose()
