@@ -133,7 +133,17 @@ def from_callgrind(
     max_stacks: int = MAX_STACKS,
 ) -> str:
     """Folded stacks of Callgrind files (summed), at most `max_stacks` lines."""
-    return text(limit(fold(read(paths, event=event), roots=roots), max_stacks))
+    return folded(read(paths, event=event), roots=roots, max_stacks=max_stacks)
+
+
+def folded(graph: CallGraph, *, roots: Sequence[str] = (), max_stacks: int = MAX_STACKS) -> str:
+    """Folded-stack text of a call graph, at most `max_stacks` lines."""
+    return text(limit(fold(graph, roots=roots), max_stacks))
+
+
+def functions(graph: CallGraph) -> set[str]:
+    """Every function named in the graph (with costs or calls)."""
+    return set(graph.self_cost) | {f for pair in graph.calls for f in pair}
 
 
 def field(
