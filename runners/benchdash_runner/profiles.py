@@ -30,6 +30,7 @@ MAX_DEPTH, MAX_STACKS, MAX_EXPANSIONS = 128, 5000, 200_000
 OTHER = "[other]"
 KINDS = {"instructions": ("instructions",), "cpu": ("nanoseconds", "samples")}
 MAX_STACKS_BYTES, MAX_LINES, MAX_FRAMES = 4 << 20, 50_000, 256
+MAX_BYTES = 1 << 20  # per profile, so that a few fit in one document
 
 
 def fold(graph: CallGraph, *, roots: Sequence[str] = (), max_depth: int = MAX_DEPTH) -> Stacks:
@@ -132,13 +133,26 @@ def from_callgrind(
     event: str = "Ir",
     max_stacks: int = MAX_STACKS,
 ) -> str:
-    """Folded stacks of Callgrind files (summed), at most `max_stacks` lines."""
+    """Folded stacks of Callgrind files (summed), at most `max_stacks` lines (and 1 MiB)."""
     return folded(read(paths, event=event), roots=roots, max_stacks=max_stacks)
 
 
-def folded(graph: CallGraph, *, roots: Sequence[str] = (), max_stacks: int = MAX_STACKS) -> str:
-    """Folded-stack text of a call graph, at most `max_stacks` lines."""
-    return text(limit(fold(graph, roots=roots), max_stacks))
+def folded(
+    graph: CallGraph,
+    *,
+    roots: Sequence[str] = (),
+    max_stacks: int = MAX_STACKS,
+    max_bytes: int = MAX_BYTES,
+) -> str:
+    """Folded-stack text of a call graph: at most `max_stacks` lines and `max_bytes` bytes
+    (fewer stacks kept until it fits; a document holds 5 MiB in all)."""
+    stacks = fold(graph, roots=roots)
+    while True:
+        found = text(limit(stacks, max_stacks))
+        size = len(found.encode())
+        if size <= max_bytes or max_stacks <= 1:
+            return found
+        max_stacks = max(1, min(max_stacks - 1, int(max_stacks * max_bytes / size * 0.95)))
 
 
 def functions(graph: CallGraph) -> set[str]:

@@ -101,7 +101,19 @@ def test_depth_is_capped_and_self_costs_stay_exact() -> None:
     [
         ("relay::crypto::encrypt::h0123456789abcdef", "relay::crypto::encrypt"),
         ("<T as core::fmt::Debug>::fmt::hdeadbeefdeadbeef'2", "<T as core::fmt::Debug>::fmt"),
-        ("std::vector<int>::push_back(int const&)", "std::vector<int>::push_back(int const&)"),
+        ("std::vector<int>::push_back(int const&)", "std::vector<int>::push_back()"),
+        ("(anonymous namespace)::f(int) const", "(anonymous namespace)::f() const"),
+        (
+            "std::function<void (int)>::operator()(int) const",
+            "std::function<void (int)>::operator()() const",
+        ),
+        ("a::operator<(a const&)", "a::operator<()"),
+        ("(below main)", "(below main)"),
+        (
+            "ns::S::send(ns::S::send(char const*, unsigned long)::_ZN2ns1S4sendEPKcm.Frame*)"
+            " [clone .actor]",
+            "ns::S::send() [clone .actor]",
+        ),
         ("a;b\nc", "a,b c"),
         ("  ", "[unknown]"),
         ("x" * 1200, "x" * 999 + "…"),
@@ -162,3 +174,32 @@ def test_a_document_carries_a_profile_and_refuses_a_bad_one() -> None:
         document.build(
             system="relay", results=[{**entry, "profile": {**entry["profile"], "unit": "s"}}]
         )
+
+
+def test_functions_without_symbols_are_named_by_object_and_offset() -> None:
+    text = (
+        "events: Ir\nob=(1) /usr/lib/libssl.so.3\nfn=(1) SSL_read\n1 5\n"
+        "cfn=(2) 0x00000000000355a0\ncalls=1 0x355a0\n2 7\n"
+        "cob=(2) /usr/lib/libcrypto.so.3\ncfn=(3) 0x0000000000001000\ncalls=1 0x1000\n3 4\n"
+        "fn=(2)\n1 7\nob=(2)\nfn=(3)\n1 4\n"
+    )
+    g = _graph(text)
+    assert dict(g.self_cost) == {
+        "SSL_read": 5,
+        "libssl.so.3+0x355a0": 7,
+        "libcrypto.so.3+0x1000": 4,
+    }
+    assert ("SSL_read", "libcrypto.so.3+0x1000") in g.calls
+
+
+def test_a_profile_is_cut_to_its_byte_budget_keeping_its_total() -> None:
+    g = CallGraph("Ir")
+    for i in range(300):
+        g.self_cost[f"{'x' * 200}{i}"] = 1000 + i
+        g.calls[("main", f"{'x' * 200}{i}")] = 1000 + i
+    out = profiles.folded(g, max_bytes=10_000)
+    assert len(out.encode()) <= 10_000
+    assert sum(profiles.self_costs(out).values()) == g.total
+    lines = out.splitlines()
+    assert f"main;{'x' * 200}299 1299" in lines and f"main;{'x' * 200}0 1000" not in lines
+    assert lines[0].startswith(f"main;{profiles.OTHER} ") and 10 < len(lines) < 60
