@@ -79,7 +79,9 @@ class Measured:
     costs: dict[str, int]
 
 
-def measure(procs: Processes, server: Server, out_dir: Path, drive: Callable[[], None]) -> Measured:
+def measure(
+    procs: Processes, server: Server, out_dir: Path, drive: Callable[[], object]
+) -> Measured:
     """Zero the counters, run `drive` (the client), dump: what the client's requests cost."""
     before = set(out_dir.glob(f"callgrind.out.{server.pid}.*"))
     wait_idle(server.pid)

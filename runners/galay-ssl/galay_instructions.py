@@ -57,11 +57,9 @@ def counted(
     with serverpair.serve(procs, specs=[spec]) as up:
         server = up[spec.name]
         client(procs, build, server.port, warm)
-
-        def drive() -> None:
-            client(procs, build, server.port, params)
-
-        measured = instrumented.measure(procs, server, cg_dir, drive)
+        measured = instrumented.measure(
+            procs, server, cg_dir, lambda: client(procs, build, server.port, params)
+        )
     round_trips = int(params["connections"]) * int(params["requests"])
     found: dict[str, Any] = {"metrics": instrumented.per_request(measured, round_trips)}
     if profile:
