@@ -77,6 +77,20 @@ def test_the_driver_runs_callgrind_and_the_api_stores_the_counts(api: Api, tmp_p
     assert set(units) == {(i, n) for i in IDS for n in ("instructions", "estimated_cycles")}
     assert {units[(i, "instructions")] for i in IDS} == {"instructions"}
     assert {units[(i, "estimated_cycles")] for i in IDS} == {"cycles"}
+    # each bench's Callgrind profile, its total the bench's instruction count
+    stored = _get(api, f"/api/v1/runs/{runs[0]['id']}/profiles")
+    counts = {_id(m): m["median"] for m in detail["measurements"] if m["metric"] == "instructions"}
+    assert sorted(_id(p) for p in stored) == sorted(IDS)
+    for p in stored:
+        assert (p["kind"], p["unit"], p["metric"]) == (
+            "instructions",
+            "instructions",
+            "instructions",
+        )
+        assert p["total"] == counts[_id(p)], _id(p)
+    first = _get(api, f"/api/v1/profiles/{stored[0]['id']}")
+    [root] = first["tree"]["children"]
+    assert "__gungraun_wrapper_mod::" in root["name"] and root["value"] == stored[0]["total"]
 
 
 def test_the_injected_slowdown_fails_its_series_only(api: Api, tmp_path: Path) -> None:
