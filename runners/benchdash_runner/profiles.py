@@ -11,8 +11,10 @@ every function's leaf stacks are scaled so that they sum to exactly its self cos
 (integers, largest remainders); a function no stack reached is its own one-frame stack. So
 self costs are exact, and total = the file's total; how a callee's cost divides among its
 callers' stacks is an approximation when it is called from several places (the file does not
-say which of its callers' calls were the expensive ones). `limit` then keeps the heaviest
-stacks (5,000 by default) and folds the others into an `[other]` leaf under their parent.
+say which of its callers' calls were the expensive ones). `limit` then keeps at most 5,000
+stacks: deep stacks lose their middle frames first (`root;a;[…];leaf`, as shallow as needed,
+which keeps every leaf and so every self cost), and only then are the lightest stacks folded
+into an `[other]` leaf under their parent.
 """
 
 from __future__ import annotations
@@ -27,7 +29,7 @@ from benchdash_runner.callgrind import CallGraph, read
 
 Stacks = dict[tuple[str, ...], int]
 MAX_DEPTH, MAX_STACKS, MAX_EXPANSIONS = 128, 5000, 200_000
-OTHER = "[other]"
+OTHER, ELIDED = "[other]", "[…]"
 KINDS = {"instructions": ("instructions",), "cpu": ("nanoseconds", "samples")}
 MAX_STACKS_BYTES, MAX_LINES, MAX_FRAMES = 4 << 20, 50_000, 256
 MAX_BYTES = 1 << 20  # per profile, so that a few fit in one document
@@ -91,8 +93,25 @@ def _exact_self(graph: CallGraph, raw: dict[tuple[str, ...], float]) -> Stacks:
     return stacks
 
 
+def elide(stacks: Stacks, depth: int) -> Stacks:
+    """Stacks longer than `depth` frames keep their first `depth - 2` and their leaf, with
+    `[…]` between (`depth` ≥ 3): leaves, and so self costs, are untouched."""
+    out: Stacks = {}
+    for path, weight in stacks.items():
+        if len(path) > depth:
+            path = (*path[: depth - 2], ELIDED, path[-1])
+        out[path] = out.get(path, 0) + weight
+    return out
+
+
 def limit(stacks: Stacks, max_stacks: int = MAX_STACKS) -> Stacks:
-    """At most `max_stacks` stacks: the lightest folded into `[other]` under their parent."""
+    """At most `max_stacks` stacks: first the middles of deep stacks elided (`elide`, as
+    shallow as needed down to 3 frames), then the lightest folded into `[other]` under their
+    parent."""
+    full, depth = stacks, max((len(p) for p in stacks), default=0)
+    while len(stacks) > max_stacks and depth > 3:
+        depth = max(3, depth - max(1, depth // 8))
+        stacks = elide(full, depth)
     while len(stacks) > max_stacks:
         ranked = sorted(stacks.items(), key=lambda kv: (-kv[1], kv[0]))
         keep = max_stacks

@@ -123,6 +123,19 @@ def test_names_are_made_readable_and_fit_a_frame(raw: str, clean: str) -> None:
     assert callgrind.clean_name(raw) == clean
 
 
+def test_too_many_deep_stacks_lose_their_middles_first_keeping_every_self_cost() -> None:
+    # 200 paths through a diamond-rich graph to 10 leaves: the middles go, the leaves stay
+    stacks = {
+        ("main", f"a{i % 20}", f"b{i % 7}", f"c{i}", f"leaf{i % 10}"): 10 + i for i in range(200)
+    }
+    kept = profiles.limit(stacks, 60)
+    assert len(kept) <= 60 and profiles.OTHER not in {p[-1] for p in kept}
+    assert profiles.self_costs(profiles.text(kept)) == profiles.self_costs(profiles.text(stacks))
+    assert all(p[0] == "main" for p in kept)
+    assert ("main", "a0", profiles.ELIDED, "leaf0") in kept  # depth 4 was enough
+    assert profiles.limit(stacks, 500) == stacks
+
+
 def test_the_lightest_stacks_fold_into_other_under_their_parent() -> None:
     stacks = {("m", f"f{i}"): 100 - i for i in range(50)} | {("m",): 7, ("n", "x", "y"): 1}
     kept = profiles.limit(stacks, 10)
