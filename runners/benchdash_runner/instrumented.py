@@ -35,13 +35,19 @@ class InstrumentError(RuntimeError):
     """Valgrind or callgrind_control missing, or a dump that did not appear."""
 
 
-def wrap(cmd: Sequence[str], out_dir: Path, *, cache_sim: bool = True) -> list[str]:
-    """`cmd` under Callgrind, its files in `out_dir` (callgrind.out.<pid>[.<dump>])."""
+def wrap(
+    cmd: Sequence[str], out_dir: Path, *, cache_sim: bool = True, exclude: Sequence[str] = ()
+) -> list[str]:
+    """`cmd` under Callgrind, its files in `out_dir` (callgrind.out.<pid>[.<dump>]). Functions
+    in `exclude` (with all they call) are not counted (`--toggle-collect`): e.g. a timer's
+    callback whose work follows the wall clock, not the requests."""
     for tool in ("valgrind", "callgrind_control"):
         if shutil.which(tool) is None:
             raise InstrumentError(f"{tool} is not installed (Debian: apt-get install valgrind)")
     out_dir.mkdir(parents=True, exist_ok=True)
     cg = ["valgrind", "--tool=callgrind", f"--callgrind-out-file={out_dir}/callgrind.out.%p"]
+    if exclude:  # toggling turns collection off at start unless told otherwise after it
+        cg += [*(f"--toggle-collect={name}" for name in exclude), "--collect-atstart=yes"]
     return [*cg, f"--cache-sim={'yes' if cache_sim else 'no'}", *cmd]
 
 

@@ -33,6 +33,7 @@ HEADER = re.compile(r"^\S+::(?P<function>\w+)(?: (?P<id>[^\s:]+):.*)?$")
 # adapter metric name -> the unit the manifest declares (Callgrind's Ir and its cycle estimate)
 KEPT = {"instructions": "instructions", "estimated_cycles": "cycles"}
 OUT_FILE = re.compile(r"^callgrind\..+\.out(\.t?\d+)*$")  # not .log, not .old (Gungraun's last)
+DOCUMENT_PROFILES = 4 << 20  # all profiles of one document (the server takes 5 MiB in all)
 WRAPPER = "::__gungraun_wrapper_mod::"  # the bench function Gungraun wraps: the stacks' root
 
 
@@ -98,6 +99,7 @@ def gungraun_home(crate: Path) -> Path:
 def profiles_of(home: Path, wanted: list[str]) -> dict[str, dict[str, Any]]:
     """Each wanted bench's `profile` (folded Ir stacks from the bench function), by Criterion id."""
     known, found = set(wanted), {}
+    budget = min(profiles.MAX_BYTES, DOCUMENT_PROFILES // max(1, len(wanted)))
     for folder in sorted(p for p in home.glob("*/*") if p.is_dir()):
         function, _, bench_id = folder.name.partition(".")
         named = criterion_id(function, bench_id or None, known)
@@ -106,7 +108,7 @@ def profiles_of(home: Path, wanted: list[str]) -> dict[str, dict[str, Any]]:
             continue
         graph = callgrind.read(files)
         roots = sorted(f for f in profiles.functions(graph) if WRAPPER in f)
-        stacks = profiles.folded(graph, roots=roots)
+        stacks = profiles.folded(graph, roots=roots, max_bytes=budget)
         found[named[0]] = profiles.field(stacks, metric="instructions")
     return found
 

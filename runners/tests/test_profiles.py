@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
 import pytest
 
-from benchdash_runner import callgrind, document, profiles
+from benchdash_runner import callgrind, document, instrumented, profiles
 from benchdash_runner.callgrind import CallGraph
 
 # A hand-written file: compressed names, relative and `*` positions, a hex cost, two events
@@ -216,3 +217,13 @@ def test_a_profile_is_cut_to_its_byte_budget_keeping_its_total() -> None:
     lines = out.splitlines()
     assert f"main;{'x' * 200}299 1299" in lines and f"main;{'x' * 200}0 1000" not in lines
     assert lines[0].startswith(f"main;{profiles.OTHER} ") and 10 < len(lines) < 60
+
+
+def test_an_excluded_function_toggles_collection_off_inside_it(tmp_path: Path) -> None:
+    if shutil.which("valgrind") is None or shutil.which("callgrind_control") is None:
+        pytest.skip("valgrind is not installed")
+    cmd = instrumented.wrap(["server", "--port", "0"], tmp_path / "cg", exclude=["on_sweep"])
+    # --toggle-collect turns collection off at start unless --collect-atstart=yes comes after
+    assert cmd[cmd.index("--toggle-collect=on_sweep") + 1] == "--collect-atstart=yes"
+    assert cmd[-3:] == ["server", "--port", "0"] and (tmp_path / "cg").is_dir()
+    assert not any("toggle" in a for a in instrumented.wrap(["s"], tmp_path / "cg"))

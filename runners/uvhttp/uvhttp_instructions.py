@@ -5,7 +5,8 @@ requests spread evenly over `connections` keep-alive connections used one after 
 each request sent after the previous response was read in full (Content-Length), every
 response checked for its status. Per scenario the server starts under Callgrind (cache
 simulation on), a warm-up of `warmup` requests is sent, the counters are zeroed, exactly
-`requests` requests are sent and the counters are dumped (benchdash_runner.instrumented):
+`requests` requests are sent and the counters are dumped (benchdash_runner.instrumented;
+the functions in `exclude`, the housekeeping timer's callback, are not counted):
 `instructions_per_request`, `estimated_cycles_per_request` and, with `attach_profiles`, the
 server's profile over those requests. Standard library + benchdash_runner only: the driver
 and cv.py import it.
@@ -90,7 +91,8 @@ def counted(
 ) -> dict[str, Any]:
     """One instrumented measurement of scenario `name`: metrics per request, profile if asked."""
     scenario, cg_dir = bench.SCENARIOS[name], out / "callgrind"
-    spec = server_spec(binary, out, "uvhttp-callgrind", under=instrumented.wrap([], cg_dir))
+    under = instrumented.wrap([], cg_dir, exclude=params.get("exclude", ()))
+    spec = server_spec(binary, out, "uvhttp-callgrind", under=under)
     requests, conns = int(params["requests"]), int(params["connections"])
     with serverpair.serve(procs, specs=[spec]) as up:
         port, server = up[spec.name].port, up[spec.name]
@@ -108,6 +110,8 @@ def parameters(name: str, params: dict[str, Any]) -> dict[str, Any]:
     """The document's parameters of an instrumented scenario."""
     scenario = bench.SCENARIOS[name]
     shown = {"connections": params["connections"], "requests": params["requests"]}
+    if params.get("exclude"):
+        shown["not_counted"] = ",".join(params["exclude"])
     return {**shown, "path": scenario.path, "method": scenario.method}
 
 
