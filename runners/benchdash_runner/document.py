@@ -14,6 +14,7 @@ import re
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from benchdash_runner.profiles import problem as profile_problem
 from benchdash_runner.sampling import TooLarge, fit, spread
 
 SCHEMA = "benchdash/v1"
@@ -34,7 +35,7 @@ RUN_STRING_FIELDS = (
 _FIELDS = {
     "$": {"schema", "system", "run", "environment", "configuration", "results"},
     "run": {"id", *RUN_STRING_FIELDS},
-    "result": {"benchmark", "parameters", "metrics", "profile"},  # profile: runners/CONTRACT.md
+    "result": {"benchmark", "parameters", "metrics", "profile"},
     "metric": {"name", "unit", "direction", "value", "samples"},
 }
 _SLUG = re.compile(r"^[a-z0-9][a-z0-9_.-]{0,63}$")
@@ -182,6 +183,8 @@ def _check_result(result: Any, where: str, seen: set[tuple[str, str, str]]) -> N
     metrics = result.get("metrics")
     if not isinstance(metrics, list) or not metrics or len(metrics) > MAX_METRICS:
         raise DocumentError(f"{where}.metrics", f"must be a list of 1 to {MAX_METRICS} metrics")
+    if "profile" in result and (bad := profile_problem(result["profile"])):
+        raise DocumentError(f"{where}.profile", bad)
     param_key = json.dumps(params, sort_keys=True, default=str)
     for j, m in enumerate(metrics):
         name = _check_metric(m, f"{where}.metrics[{j}]")

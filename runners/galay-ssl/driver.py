@@ -8,6 +8,9 @@ R1-LibeventSslServer) pinned to one half of the CPUs; every round then runs each
 client, pinned to the other half, alternating which pair goes first. Ours is reported under
 the scenario's name, the reference as `libevent_reference` (parameter `scenario`), and
 `qps_ratio` is ours over the reference's QPS in the same round (runners/CONTRACT.md).
+
+A profile with `harness = "callgrind"` (`instructions`) runs the server under Valgrind's
+Callgrind instead and reports instructions per round trip (galay_instructions.py).
 """
 
 from __future__ import annotations
@@ -17,6 +20,7 @@ import shutil
 from pathlib import Path
 from typing import Any
 
+import galay_instructions
 import galay_report as report
 
 from benchdash_runner import driving, serverpair, toolinfo
@@ -120,9 +124,16 @@ def main() -> int:
     parameters = drv.profile["parameters"]
     total = len(drv.scenarios) * int(drv.profile["repetitions"])
     results: list[Any] = []
-    for name in drv.scenarios:
+    instrumented = drv.profile.get("harness") == "callgrind"
+    if instrumented:
+        results = galay_instructions.run(drv, bench.build)
+    for name in [] if instrumented else drv.scenarios:
         results += run_scenario(bench, name, dict(parameters[name]), total)
     gxx = toolinfo.version(cmd=["g++", "-dumpfullversion"])
+    callgrind = {
+        "harness": "callgrind",
+        "valgrind": toolinfo.version(cmd=["valgrind", "--version"]),
+    }
     drv.finish(
         results,
         compiler="GCC",
@@ -137,6 +148,7 @@ def main() -> int:
             "reference": "OpenSSL + libevent bufferevent_openssl echo pair",
             "server_cpus": bench.cpus.server_cpus or "any",
             "client_cpus": bench.cpus.client_cpus or "any",
+            **(callgrind if instrumented else {}),
         },
     )
     return 0

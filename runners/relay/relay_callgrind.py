@@ -5,6 +5,11 @@ once under Callgrind. Its text output is read by the shared `gungraun` adapter a
 the Criterion ids of the same functions (`encryption` + id `input_10` → `encryption/10`), so
 the dashboard lists `instructions` and `estimated_cycles` beside `time` for one benchmark.
 
+When the manifest profile sets `attach_profiles = true`, each result also carries its bench's
+Callgrind profile (`profile`, folded stacks of Ir from the bench function down; runners/
+CONTRACT.md "Producing profiles"), read from the callgrind.*.out file Gungraun leaves under
+target/gungraun/relay/instructions/<group>/<function>.<id>/.
+
 gungraun-runner must be the version of the `gungraun` crate in Cargo.lock (the crate refuses
 any other): it is installed with `cargo install --locked` into a cache folder of its own the
 first time (a few minutes), and found there afterwards.
@@ -19,7 +24,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from benchdash_runner import document, driving
+from benchdash_runner import callgrind, document, driving, profiles
 from benchdash_runner.adapters import gungraun as gungraun_adapter
 
 BENCH_TARGET = "instructions"
@@ -27,6 +32,9 @@ RUNNER_CRATE = "gungraun-runner"
 HEADER = re.compile(r"^\S+::(?P<function>\w+)(?: (?P<id>[^\s:]+):.*)?$")
 # adapter metric name -> the unit the manifest declares (Callgrind's Ir and its cycle estimate)
 KEPT = {"instructions": "instructions", "estimated_cycles": "cycles"}
+OUT_FILE = re.compile(r"^callgrind\..+\.out(\.t?\d+)*$")  # not .log, not .old (Gungraun's last)
+DOCUMENT_PROFILES = 4 << 20  # all profiles of one document (the server takes 5 MiB in all)
+WRAPPER = "::__gungraun_wrapper_mod::"  # the bench function Gungraun wraps: the stacks' root
 
 
 def tools_root(version: str) -> Path:
@@ -81,6 +89,30 @@ def to_results(raw: list[dict[str, Any]], wanted: list[str]) -> dict[str, dict[s
     return out
 
 
+def gungraun_home(crate: Path) -> Path:
+    """Where Gungraun writes this crate's bench outputs."""
+    target = Path(os.environ.get("CARGO_TARGET_DIR") or crate / "target")
+    home = Path(os.environ.get("GUNGRAUN_HOME") or target / "gungraun")
+    return home / "relay" / BENCH_TARGET
+
+
+def profiles_of(home: Path, wanted: list[str]) -> dict[str, dict[str, Any]]:
+    """Each wanted bench's `profile` (folded Ir stacks from the bench function), by Criterion id."""
+    known, found = set(wanted), {}
+    budget = min(profiles.MAX_BYTES, DOCUMENT_PROFILES // max(1, len(wanted)))
+    for folder in sorted(p for p in home.glob("*/*") if p.is_dir()):
+        function, _, bench_id = folder.name.partition(".")
+        named = criterion_id(function, bench_id or None, known)
+        files = sorted(f for f in folder.iterdir() if OUT_FILE.match(f.name))
+        if named is None or not files:
+            continue
+        graph = callgrind.read(files)
+        roots = sorted(f for f in profiles.functions(graph) if WRAPPER in f)
+        stacks = profiles.folded(graph, roots=roots, max_bytes=budget)
+        found[named[0]] = profiles.field(stacks, metric="instructions")
+    return found
+
+
 def merge(runs: list[dict[str, Any]]) -> dict[str, Any]:
     """One result from repeated runs of one bench: value = the median count, runs as samples."""
     metrics = []
@@ -124,6 +156,7 @@ def run(drv: driving.Driver, runner_version: str) -> list[dict[str, Any]]:
     drv.phase("running")
     reps, known = drv.repetitions, set(drv.scenarios)
     runs: dict[str, list[dict[str, Any]]] = {}
+    stacks: dict[str, dict[str, Any]] = {}
     for rep in range(1, reps + 1):
         suffix = f" (repetition {rep}/{reps})" if reps > 1 else ""
         output = drv.check(
@@ -135,7 +168,18 @@ def run(drv: driving.Driver, runner_version: str) -> list[dict[str, Any]]:
         text.write_text(output + "\n")
         for full_id, result in to_results(gungraun_adapter.parse([text]), drv.scenarios).items():
             runs.setdefault(full_id, []).append(result)
+        if drv.profile.get("attach_profiles"):  # the last repetition's (they are the same)
+            stacks = profiles_of(gungraun_home(drv.system_dir), drv.scenarios)
     missing = [s for s in drv.scenarios if s not in runs]
     if missing:
         drv.fail(f"no Gungraun output for: {', '.join(missing)}")
-    return [merge(runs[s]) for s in drv.scenarios]
+    unprofiled = [
+        s for s in drv.scenarios if drv.profile.get("attach_profiles") and s not in stacks
+    ]
+    if unprofiled:
+        drv.fail(f"no Callgrind file under {gungraun_home(drv.system_dir)} for: {unprofiled}")
+    results = [merge(runs[s]) for s in drv.scenarios]
+    return [
+        {**r, "profile": stacks[s]} if s in stacks else r
+        for s, r in zip(drv.scenarios, results, strict=True)
+    ]

@@ -7,13 +7,14 @@ project's machine: a normal run, and one built with `--features inject-slowdown`
 
 from __future__ import annotations
 
+import re
 import sys
 import tomllib
 from pathlib import Path
 
 import pytest
 
-from benchdash_runner import document, driving
+from benchdash_runner import document, driving, profiles
 from benchdash_runner.adapters import gungraun as gungraun_adapter
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -118,3 +119,24 @@ def test_gungraun_ids_map_to_profile_scenarios(
     function: str, bench_id: str, expected: tuple[str, object] | None
 ) -> None:
     assert relay_callgrind.criterion_id(function, bench_id, set(IDS)) == expected
+
+
+def test_each_bench_gets_its_callgrind_profile_from_the_bench_function_down() -> None:
+    found = relay_callgrind.profiles_of(DATA / "callgrind", IDS)
+    assert set(found) == set(IDS)
+    counts = _results("instructions.txt")
+    for full_id, profile in found.items():
+        assert profiles.problem(profile) is None
+        assert (profile["kind"], profile["unit"], profile["metric"]) == ("instructions",) * 3
+        lines = profile["stacks"].splitlines()
+        # every instruction Gungraun counted is on a stack rooted at the bench function
+        assert sum(int(line.rsplit(" ", 1)[1]) for line in lines) == _count(
+            counts, full_id, "instructions"
+        ), full_id
+        function = full_id.split("/")[0]
+        root = f"instructions::{function}::__gungraun_wrapper_mod::{function}"
+        assert {line.split(";")[0].rsplit(" ", 1)[0] for line in lines} == {root}
+    encrypt = profiles.self_costs(found["encryption/10000"]["stacks"])
+    aes = "<aes::autodetect::Aes256 as cipher::block::BlockEncrypt>::encrypt_with_backend::inner"
+    assert max(encrypt, key=encrypt.__getitem__) in (aes, "relay::crypto::CryptoService::encrypt")
+    assert not any(re.search(r"::h[0-9a-f]{16}$", f) for f in encrypt)  # Rust hashes dropped

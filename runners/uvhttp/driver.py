@@ -9,6 +9,9 @@ also the nginx reference, in alternating order. Both servers share one CPU and w
 others (taskset, else sched_setaffinity) unless --no-pin. Every run leaves a seed record
 (standard §6.2) in DIR/records/ and wrk's output in DIR/wrk/; the records are checked
 (DIR/validation.json) and converted into DIR/result.json (benchdash/v1).
+
+A profile with `harness = "callgrind"` (`instructions`) runs performance_test under Valgrind's
+Callgrind instead: instructions per request over a fixed number (uvhttp_instructions.py).
 """
 
 from __future__ import annotations
@@ -23,6 +26,7 @@ from pathlib import Path
 from typing import Any
 
 import uvhttp_bench as bench
+import uvhttp_instructions
 import uvhttp_record as rec
 
 from benchdash_runner import driving, environment, procstat, serverpair, toolinfo
@@ -113,10 +117,25 @@ def servers(drv: driving.Driver, binary: Path, cpus: CpuSplit) -> list[ServerSpe
     ]
 
 
+def callgrind_profile(drv: driving.Driver, build: Path, cc: str | None, version: str | None) -> int:
+    """The `harness = "callgrind"` profile: instructions per request, no wrk or nginx."""
+    drv.phase("running")
+    results = uvhttp_instructions.run(drv, build / "performance_test")
+    configuration = {
+        **BUILD,
+        "harness": "callgrind",
+        "valgrind": toolinfo.version(cmd=["valgrind", "--version"]),
+        "max_requests_per_connection": bench.MAX_REQUESTS,
+    }
+    drv.finish(results, compiler=cc, compiler_version=version, configuration=configuration)
+    return 0
+
+
 def main() -> int:
     """Build, run the profile's scenarios against uvhttp and nginx, write result.json."""
     drv, args = driving.start(MANIFEST, extra=_no_pin)
-    for tool in ("cmake", "wrk", "nginx"):
+    instrumented = drv.profile.get("harness") == "callgrind"
+    for tool in ("cmake", "valgrind") if instrumented else ("cmake", "wrk", "nginx"):
         if shutil.which(tool) is None:
             drv.fail(f"{tool} is not installed (see systems/uvhttp/apt-packages.txt)")
     build = drv.out / "build"
@@ -126,6 +145,8 @@ def main() -> int:
     drv.build(["cmake", "--build", str(build), "-j", str(os.cpu_count() or 1),
                "--target", "performance_test"])  # fmt: skip
     cc, cc_version = toolinfo.cmake_c_compiler(build=build)
+    if instrumented:
+        return callgrind_profile(drv, build, cc, cc_version)
     cpus = serverpair.cpu_split(server_cpus=1, enabled=not args.no_pin)
     pins = {"pinning": cpus.how, "server_cpus": cpus.server_cpus, "wrk_cpus": cpus.client_cpus}
     configuration = {

@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+import json
+import shutil
 import time
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from tests.integration.agents import agents, events, get, post
 from tests.integration.conftest import Api
+from tests.integration.instrumented import latest_run, run_driver, upload
 
 SCENARIOS = {"small_packet", "large_packet", "bulk_64k", "correctness_1mib"}
 OURS = {"qps", "throughput", "duration_ms", "errors", "requests", "qps_ratio"}
@@ -61,3 +66,32 @@ def test_galay_ssl_quick_profile_through_the_agent(api: Api, tmp_path: Path) -> 
         f"ratio median {ratio['median']:.3f} (min {ratio['min']:.3f}, max {ratio['max']:.3f})"
     )
     assert ratio["min"] > 0
+
+
+@pytest.mark.skipif(shutil.which("valgrind") is None, reason="valgrind is not installed")
+def test_galay_ssl_instructions_profile_counts_round_trips(api: Api, tmp_path: Path) -> None:
+    # One scenario (2,000 round trips of 47 B after a warm-up) keeps it to a few seconds.
+    out = run_driver("galay-ssl", tmp_path, "--benchmarks", "small_packet")
+    assert "##benchdash progress 1/1 done" in out
+    doc = json.loads((tmp_path / "result.json").read_text())
+    assert doc["configuration"]["harness"] == "callgrind"
+    upload(api, "galay-ssl", tmp_path / "result.json")
+    run = latest_run(api, "galay-ssl")
+    found = {m["metric"]: m for m in run["measurements"] if m["benchmark"] == "small_packet"}
+    assert set(found) == {"instructions_per_request", "estimated_cycles_per_request"}
+    per = found["instructions_per_request"]["median"]
+    # a TLS record each way plus the amortised handshake: thousands of instructions, not millions
+    assert 2_000 < per < 200_000 and found["instructions_per_request"]["unit"] == "instructions"
+    assert found["estimated_cycles_per_request"]["median"] > per
+    [summary] = get(api, f"/api/v1/runs/{run['id']}/profiles")
+    assert (summary["kind"], summary["unit"]) == ("instructions", "instructions")
+    assert summary["metric"] == "instructions_per_request"
+    assert summary["total"] == round(per * 2000)  # the whole counted stretch: 2,000 round trips
+    profile = get(api, f"/api/v1/profiles/{summary['id']}")
+    assert profile["tree"]["value"] == summary["total"]
+    top = {c["name"]: c["value"] for c in profile["tree"]["children"]}
+    assert top["main"] > 0.99 * summary["total"], top  # the stacks start at main
+    names = {f["name"] for f in profile["functions"]}
+    assert names & {"SSL_read_ex", "SSL_write_ex", "__memcpy_avx_unaligned_erms"} or any(
+        n.startswith(("libssl", "libcrypto")) for n in names
+    ), sorted(names)[:20]

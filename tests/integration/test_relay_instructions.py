@@ -46,13 +46,23 @@ def _upload(api: Api, path: Path, *extra: str) -> subprocess.CompletedProcess[st
     return subprocess.run(cmd, env=env, capture_output=True, text=True, check=False)
 
 
-def _doc(capture: str, commit: str, external_id: str, out: Path) -> Path:
+def _doc(
+    capture: str,
+    commit: str,
+    external_id: str,
+    out: Path,
+    *,
+    stacks: str | None = None,
+    testbed: str = "it-relay-instr",
+) -> Path:
     found = relay_callgrind.to_results(gungraun_adapter.parse([DATA / capture]), IDS)
     run = {"commit": commit, "branch": "main", "trigger": "ci", "profile": "instructions"}
-    run |= {"external_id": external_id, "testbed": "it-relay-instr"}
-    doc = document.build(
-        system="relay", run=run, results=[relay_callgrind.merge([found[i]]) for i in IDS]
-    )
+    run |= {"external_id": external_id, "testbed": testbed}
+    results = [relay_callgrind.merge([found[i]]) for i in IDS]
+    if stacks:  # the captured Callgrind files of the same build
+        profiles = relay_callgrind.profiles_of(DATA / stacks, IDS)
+        results = [{**r, "profile": profiles[i]} for i, r in zip(IDS, results, strict=True)]
+    doc = document.build(system="relay", run=run, results=results)
     out.write_text(json.dumps(doc))
     return out
 
@@ -77,6 +87,20 @@ def test_the_driver_runs_callgrind_and_the_api_stores_the_counts(api: Api, tmp_p
     assert set(units) == {(i, n) for i in IDS for n in ("instructions", "estimated_cycles")}
     assert {units[(i, "instructions")] for i in IDS} == {"instructions"}
     assert {units[(i, "estimated_cycles")] for i in IDS} == {"cycles"}
+    # each bench's Callgrind profile, its total the bench's instruction count
+    stored = _get(api, f"/api/v1/runs/{runs[0]['id']}/profiles")
+    counts = {_id(m): m["median"] for m in detail["measurements"] if m["metric"] == "instructions"}
+    assert sorted(_id(p) for p in stored) == sorted(IDS)
+    for p in stored:
+        assert (p["kind"], p["unit"], p["metric"]) == (
+            "instructions",
+            "instructions",
+            "instructions",
+        )
+        assert p["total"] == counts[_id(p)], _id(p)
+    first = _get(api, f"/api/v1/profiles/{stored[0]['id']}")
+    [root] = first["tree"]["children"]
+    assert "__gungraun_wrapper_mod::" in root["name"] and root["value"] == stored[0]["total"]
 
 
 def test_the_injected_slowdown_fails_its_series_only(api: Api, tmp_path: Path) -> None:
@@ -110,3 +134,36 @@ def _get(api: Api, path: str) -> Any:
 def _id(m: dict[str, Any]) -> str:
     params = m["parameters"]
     return f"{m['benchmark']}/{params['input']}" if "input" in params else str(m["benchmark"])
+
+
+def test_the_slowdowns_alert_names_the_function_that_grew(api: Api, tmp_path: Path) -> None:
+    for i in range(MIN_HISTORY):
+        path = _doc(
+            "instructions.txt", f"{i:07x}", f"it-cause-{i}", tmp_path / f"{i}.json",
+            stacks="callgrind", testbed="it-relay-cause",
+        )  # fmt: skip
+        assert _upload(api, path).returncode == 0
+    for j in range(4):  # the step persists: the detector confirms it
+        path = _doc(
+            "slowdown.txt", f"bad{j:04x}", f"it-cause-slow-{j}", tmp_path / f"s{j}.json",
+            stacks="callgrind-slowdown", testbed="it-relay-cause",
+        )  # fmt: skip
+        _upload(api, path)  # exit 2 (a fail verdict) is expected
+    alerts = [
+        a
+        for a in _get(api, "/api/v1/alerts?system=relay")
+        if a["testbed"] == "it-relay-cause" and a["metric"] == "instructions"
+    ]
+    assert {(a["benchmark"], a["parameters"]["input"]) for a in alerts} == {
+        ("decryption_uncached", 1000),
+        ("decryption_uncached", 10000),
+    }
+    big = next(a for a in alerts if a["parameters"]["input"] == 10000)
+    cause = big["root_cause"]
+    assert cause is not None, big
+    # decode_into is inlined into the bench function (LTO): its extra work is that frame's self
+    # cost, +25,078 of 187,815 instructions; nothing else grew.
+    wrapper = "instructions::decryption_uncached::__gungraun_wrapper_mod::decryption_uncached"
+    assert [(f["name"], f["delta_self"]) for f in cause["functions"]] == [(wrapper, 25_078)]
+    assert (cause["base_total"], cause["head_total"]) == (187_815, 212_893)
+    assert cause["summary"] == f"+13.4 % in {wrapper}, +0.0 % elsewhere"

@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+import shutil
 import time
+import urllib.request
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from tests.integration.agents import agents, events, get, post
 from tests.integration.conftest import Api
+from tests.integration.instrumented import latest_run, run_driver, upload
 
 BASIC = ("low_concurrency", "medium_concurrency", "high_concurrency")
 SHOWN = (
@@ -63,3 +68,26 @@ def test_uvhttp_quick_profile_through_the_agent(api: Api, tmp_path: Path) -> Non
     assert ours[("response_size", "transfer_mib_per_second")]["median"] > 0
     assert ours[("method", "requests_per_second")]["median"] > 0
     assert detail["configuration"]["nginx"] and detail["configuration"]["build_with_mimalloc"]
+
+
+@pytest.mark.skipif(shutil.which("valgrind") is None, reason="valgrind is not installed")
+def test_uvhttp_instructions_profile_counts_requests(api: Api, tmp_path: Path) -> None:
+    # One scenario (GET /, 10,000 requests after a warm-up) keeps it to about half a minute.
+    out = run_driver("uvhttp", tmp_path, "--benchmarks", "low_concurrency")
+    assert "##benchdash progress 1/1 done" in out
+    upload(api, "uvhttp", tmp_path / "result.json")
+    run = latest_run(api, "uvhttp")
+    found = {m["metric"]: m for m in run["measurements"] if m["benchmark"] == "low_concurrency"}
+    assert set(found) == {"instructions_per_request", "estimated_cycles_per_request"}
+    assert found["instructions_per_request"]["unit"] == "instructions"
+    per = found["instructions_per_request"]["median"]
+    assert 500 < per < 50_000  # parse + route + a prebuilt response: thousands of instructions
+    assert run["measurements"][0]["parameters"]["requests"] == 10_000
+    [summary] = get(api, f"/api/v1/runs/{run['id']}/profiles")
+    assert (summary["kind"], summary["metric"]) == ("instructions", "instructions_per_request")
+    assert summary["total"] == round(per * 10_000)
+    profile = get(api, f"/api/v1/profiles/{summary['id']}")
+    top = {c["name"]: c["value"] for c in profile["tree"]["children"]}
+    assert top["main"] > 0.99 * summary["total"], top
+    folded = urllib.request.urlopen(f"{api.url}/api/v1/profiles/{summary['id']}?format=folded")
+    assert any(";on_read;" in line for line in folded.read().decode().splitlines())

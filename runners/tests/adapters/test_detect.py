@@ -65,6 +65,7 @@ NOT_OUTPUT = (
     "wrk/uvhttp/proc/",  # /proc snapshots and records of the uvhttp driver's tests
     "wrk/uvhttp/records/",
     "pytest-benchmark/rounds_200k.json.gz",  # tested decompressed (test below)
+    "gungraun/relay/callgrind",  # Callgrind's own files (profiles, not an upload format)
 )
 
 
