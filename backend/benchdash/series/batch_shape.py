@@ -45,6 +45,7 @@ def assemble(
     points: Sequence[Any],
     steps: Sequence[Any],
     changes: Sequence[Any],
+    environment_changes: Sequence[Any] = (),
 ) -> bytes:
     """The JSON body of `SeriesBatch`; `points` are rows of queries._POINTS (their columns as
     JSON text, built by PostgreSQL)."""
@@ -93,5 +94,6 @@ def assemble(
         "runs": runs,
         "series": out[:limit],
         "truncated": len(out) > limit,
+        "environment_changes": list(environment_changes),
     }
     return orjson.dumps(body)

@@ -2442,6 +2442,11 @@ export interface components {
             /** Branch */
             branch: string;
             /**
+             * Environment Changes
+             * @description Runs of the view's testbed and branch whose environment (compiler, kernel, CPU …) differs from the previous run's, oldest first: marks on every chart of the page.
+             */
+            environment_changes?: components["schemas"]["EnvironmentChange"][];
+            /**
              * Profile
              * @description The profile shown (null: every profile).
              */
