@@ -10,7 +10,7 @@ from __future__ import annotations
 from sqlalchemy import select, text
 from sqlalchemy.orm import Session
 
-from benchdash.bisect import judge
+from benchdash.bisect import culprits, judge
 from benchdash.bisect.decide import Next, Step, Verdict, next_action
 from benchdash.bisect.models import Bisection, BisectionStep
 from benchdash.bisect.states import BisectState
@@ -130,6 +130,7 @@ def _conclude(
         bisection.culprit_subject = str(culprit.get("subject") or "")[:2000]
         bisection.culprit_author = str(culprit.get("author") or "")[:300]
         finish(bisection, BisectState.FOUND, f"first bad commit {culprit['sha'][:12]}{said}")
+        culprits.announce(session=session, bisection=bisection)
         return
     last = done[-1] if done else None
     if action.kind == "failed" and last is not None:
@@ -166,7 +167,9 @@ def advance(*, session: Session, bisection: Bisection) -> None:
             return
         if task is None or task.status in TERMINAL:
             why = (task.message or "its run failed") if task is not None else "its run is gone"
-            twice = " (tried twice)" if task is not None and (task.task or {}).get("attempt") else ""
+            twice = (
+                " (tried twice)" if task is not None and (task.task or {}).get("attempt") else ""
+            )
             said = why if why.startswith(NOT_LISTED) else f"{NOT_LISTED}{twice}: {why}"
             finish(bisection, BisectState.FAILED, said)
             session.flush()

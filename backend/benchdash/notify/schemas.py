@@ -25,7 +25,7 @@ def _subscribable(events: list[SubscribableEvent]) -> list[SubscribableEvent]:
 
 
 def _every_event() -> list[SubscribableEvent]:
-    return [Event.ALERT_OPENED, Event.ALERT_RESOLVED, Event.RUN_FAILED]
+    return [Event.ALERT_OPENED, Event.ALERT_RESOLVED, Event.ALERT_BISECTED, Event.RUN_FAILED]
 
 
 class SubscriptionBase(BaseModel):
@@ -38,7 +38,7 @@ class SubscriptionBase(BaseModel):
     channel: Channel
     name: Annotated[SafeStr, Field(min_length=1, max_length=120)]
     events: Annotated[
-        list[SubscribableEvent], Field(min_length=1, max_length=3), AfterValidator(_subscribable)
+        list[SubscribableEvent], Field(min_length=1, max_length=4), AfterValidator(_subscribable)
     ] = Field(default_factory=_every_event)
 
 

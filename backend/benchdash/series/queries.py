@@ -18,6 +18,7 @@ from sqlalchemy import TextClause, text
 from sqlalchemy.orm import Session
 
 from benchdash.alerts.states import ACTIVE_ALERTS
+from benchdash.bisect import culprits
 from benchdash.kit.arrays import typed_text
 from benchdash.kit.caching import etag_matches
 from benchdash.kit.errors import NotFound
@@ -178,9 +179,11 @@ def read_batch(
         session.execute(_STEPS, {"ids": ids}).all() if ids else [],
         session.execute(_CHANGES, {"ids": ids}).all() if ids else [],
     )
+    found = culprits.of_alerts(session=session, alert_ids=[m[1] for m in marks[0]])
+    named = {a: c.model_dump() for a, c in found.items()}
     stamp = f"{query}:{testbed}:{profile}:{[tuple(v) for v in views]}:{tuple(stamp_row)}:"
     stamp += f"{[tuple(s) for s in series]}:{[(m[0], m[1], m[4]) for m in marks[0]]}"
-    stamp += f":{[(c[0], c[1]) for c in marks[1]]}:{[e['run_id'] for e in env]}"
+    stamp += f":{[(c[0], c[1]) for c in marks[1]]}:{[e['run_id'] for e in env]}:{named}"
     etag = '"b' + hashlib.blake2b(stamp.encode(), digest_size=12).hexdigest() + '"'
     if etag_matches(if_none_match, etag):
         return BatchAnswer(body=None, etag=etag)
@@ -201,5 +204,6 @@ def read_batch(
         steps=marks[0],
         changes=marks[1],
         environment_changes=env,
+        culprits=named,
     )
     return BatchAnswer(body=body, etag=etag)

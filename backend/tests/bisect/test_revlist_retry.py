@@ -21,7 +21,9 @@ def _agent_dies(client: TestClient, h: dict[str, str], session: Session, run_id:
     r = client.post(f"/api/v1/runs/{run_id}/report", json={"status": "running"}, headers=h)
     assert r.status_code == 200, r.text
     old = utcnow() - timedelta(minutes=10)
-    session.execute(text("UPDATE run SET heartbeat_at = :t WHERE id = :id"), {"t": old, "id": run_id})
+    session.execute(
+        text("UPDATE run SET heartbeat_at = :t WHERE id = :id"), {"t": old, "id": run_id}
+    )
     assert lifecycle.reap(session=session, timeout_s=60) == [run_id]
     assert advance.advance_pending(session=session) == 1
 

@@ -1635,7 +1635,7 @@ export interface components {
          * @description What happened.
          * @enum {string}
          */
-        Event: "alert.opened" | "alert.resolved" | "run.failed" | "test";
+        Event: "alert.opened" | "alert.resolved" | "alert.bisected" | "run.failed" | "test";
         /**
          * FieldError
          * @description One invalid field: where it is and what is wrong.
@@ -2590,6 +2590,8 @@ export interface components {
             commit: string | null;
             /** Confirmed By */
             confirmed_by: string | null;
+            /** @description The first bad commit a bisection of the alert found (sha, subject, author). */
+            first_bad_commit?: components["schemas"]["Culprit"] | null;
             /**
              * Level
              * @enum {string}
@@ -2701,7 +2703,7 @@ export interface components {
             branch?: string | null;
             channel: components["schemas"]["Channel"];
             /** Events */
-            events?: ("alert.opened" | "alert.resolved" | "run.failed")[];
+            events?: ("alert.opened" | "alert.resolved" | "alert.bisected" | "run.failed")[];
             /** Name */
             name: string;
             /** System */
@@ -2728,7 +2730,7 @@ export interface components {
             /** Created By */
             created_by: string;
             /** Events */
-            events?: ("alert.opened" | "alert.resolved" | "run.failed")[];
+            events?: ("alert.opened" | "alert.resolved" | "alert.bisected" | "run.failed")[];
             /** Id */
             id: number;
             /** Name */
@@ -2762,7 +2764,7 @@ export interface components {
             /** Created By */
             created_by: string;
             /** Events */
-            events?: ("alert.opened" | "alert.resolved" | "run.failed")[];
+            events?: ("alert.opened" | "alert.resolved" | "alert.bisected" | "run.failed")[];
             /** Id */
             id: number;
             /** Name */
@@ -7621,7 +7623,7 @@ export const bisectStateValues: ReadonlyArray<FlattenedDeepRequired<components>[
 export const channelValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Channel"]> = ["webhook", "slack", "email"];
 export const compareRowDirectionValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["CompareRow"]["direction"]> = ["higher_is_better", "lower_is_better"];
 export const deliveryStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["DeliveryStatus"]> = ["pending", "sending", "retrying", "delivered", "failed"];
-export const eventValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Event"]> = ["alert.opened", "alert.resolved", "run.failed", "test"];
+export const eventValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Event"]> = ["alert.opened", "alert.resolved", "alert.bisected", "run.failed", "test"];
 export const levelValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Level"]> = ["ok", "improved", "warn", "fail", "noisy", "unstable", "learning", "no_baseline"];
 export const manifestMetricDirectionValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ManifestMetric"]["direction"]> = ["higher_is_better", "lower_is_better"];
 export const metricAdminDirectionValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["MetricAdmin"]["direction"]> = ["higher_is_better", "lower_is_better"];
@@ -7636,9 +7638,9 @@ export const seriesStateValues: ReadonlyArray<FlattenedDeepRequired<components>[
 export const seriesStepLevelValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["SeriesStep"]["level"]> = ["warn", "fail"];
 export const sparklineDirectionValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Sparkline"]["direction"]> = ["higher_is_better", "lower_is_better"];
 export const stageValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Stage"]> = ["suspected", "confirmed", "dismissed"];
-export const subscriptionCreateEventsValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["SubscriptionCreate"]["events"]> = ["alert.opened", "alert.resolved", "run.failed"];
-export const subscriptionCreatedEventsValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["SubscriptionCreated"]["events"]> = ["alert.opened", "alert.resolved", "run.failed"];
-export const subscriptionReadEventsValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["SubscriptionRead"]["events"]> = ["alert.opened", "alert.resolved", "run.failed"];
+export const subscriptionCreateEventsValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["SubscriptionCreate"]["events"]> = ["alert.opened", "alert.resolved", "alert.bisected", "run.failed"];
+export const subscriptionCreatedEventsValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["SubscriptionCreated"]["events"]> = ["alert.opened", "alert.resolved", "alert.bisected", "run.failed"];
+export const subscriptionReadEventsValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["SubscriptionRead"]["events"]> = ["alert.opened", "alert.resolved", "alert.bisected", "run.failed"];
 export const tokenCreateScopesValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["TokenCreate"]["scopes"]> = ["upload", "agent", "trigger", "admin"];
 export const verdictValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Verdict"]> = ["pending", "good", "bad", "ambiguous", "skipped", "failed", "cancelled"];
 export const verdictReadDirectionValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["VerdictRead"]["direction"]> = ["higher_is_better", "lower_is_better"];

@@ -64,10 +64,10 @@ export function NotificationsPage() {
     <Page>
       <PageHeader title="Notifications">
         <p className="muted">
-          A confirmed regression, its recovery and a failed run are sent to each subscription of the system: a
-          webhook (JSON signed with HMAC-SHA256), a Slack channel or an e-mail address. Deliveries are retried
-          with growing waits until the receiver takes them; each has an id that a receiver uses to drop
-          copies.
+          A confirmed regression, its recovery, its first bad commit once a bisection finds it and a failed
+          run are sent to each subscription of the system: a webhook (JSON signed with HMAC-SHA256), a Slack
+          channel or an e-mail address. Deliveries are retried with growing waits until the receiver takes
+          them; each has an id that a receiver uses to drop copies.
         </p>
       </PageHeader>
       {!user ? (

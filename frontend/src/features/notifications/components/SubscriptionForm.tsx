@@ -12,6 +12,7 @@ type Created = Schemas["SubscriptionCreated"];
 const EVENTS = [
   ["alert.opened", "A confirmed regression"],
   ["alert.resolved", "Its recovery"],
+  ["alert.bisected", "Its first bad commit (bisected)"],
   ["run.failed", "A failed run"],
 ] as const;
 
