@@ -9,9 +9,10 @@ from sqlalchemy import delete, select
 from sqlalchemy.orm import Session
 
 from benchdash.audit import service as audit
+from benchdash.config import get_settings
 from benchdash.db import utcnow
-from benchdash.kit.errors import NotFound
-from benchdash.notify import messages, outbox
+from benchdash.kit.errors import InvalidInput, NotFound
+from benchdash.notify import messages, outbox, targets
 from benchdash.notify import secrets as secret_box
 from benchdash.notify.models import Delivery, Subscription
 from benchdash.notify.schemas import (
@@ -39,9 +40,21 @@ def _read(sub: Subscription, system: str) -> SubscriptionRead:
     )
 
 
+def _public_target(url: str) -> None:
+    """422 unless the URL's host resolves to public addresses only (`notify.targets`)."""
+    try:
+        targets.check(url, allow_private=get_settings().notify_allow_private)
+    except targets.TargetRefused as e:
+        raise InvalidInput(
+            f"target: {e}", errors=[{"loc": ["body", "target"], "msg": str(e)}]
+        ) from None
+
+
 def create(*, session: Session, body: SubscriptionCreate, by: str) -> SubscriptionCreated:
     """Store a subscription; a webhook gets a fresh signing secret, returned this once."""
     system = system_service.get_by_slug(session=session, slug=body.system)
+    if body.channel in (Channel.WEBHOOK, Channel.SLACK):
+        _public_target(body.target)
     shown_secret: str | None = None
     target, stored = body.target, None
     if body.channel == Channel.WEBHOOK:
