@@ -72,11 +72,13 @@ def check(url: str, *, allow_private: bool) -> Pinned | None:
     as they are); TargetRefused when the host is, or resolves to, a refused address."""
     if allow_private:
         return None
-    parts = urlsplit(url)
-    host = parts.hostname
+    try:
+        parts = urlsplit(url)
+        host, port = parts.hostname, parts.port or (443 if parts.scheme == "https" else 80)
+    except ValueError as e:  # a port that is no number or out of range, a bad IPv6 literal
+        raise TargetRefused(f"the URL cannot be read: {e}") from None
     if not host:
         raise TargetRefused("the URL names no host")
-    port = parts.port or (443 if parts.scheme == "https" else 80)
     addresses = resolve(host, port)
     for ip in addresses:
         why = refusal(ip)

@@ -47,6 +47,9 @@ def test_the_address_rules_follow_ipaddress() -> None:
         assert targets.refusal(ipaddress.ip_address(raw)) is None, raw
     assert "metadata" in str(targets.refusal(ipaddress.ip_address("169.254.169.254")))
     assert targets.check("http://127.0.0.1:9/h", allow_private=True) is None
+    for bad in ("http://x.test:99999/h", "http://x.test:port/h", "http://[::1/h", "http://:80/"):
+        with pytest.raises(targets.TargetRefused):
+            targets.check(bad, allow_private=False)
     with pytest.raises(targets.TargetRefused, match="does not resolve"):
         targets.check("https://no-such-host.invalid/h", allow_private=False)
     with pytest.raises(targets.TargetRefused, match="loopback"):
