@@ -331,7 +331,8 @@ export interface paths {
         };
         /**
          * Read Subscriptions
-         * @description Subscriptions, of one system or every one (trigger scope).
+         * @description Subscriptions, of one system or every one: all of a system for its admins, one's own
+         *     for anyone else (trigger scope: a signed-in user).
          */
         get: operations["notifications-read_subscriptions"];
         put?: never;
@@ -341,6 +342,27 @@ export interface paths {
          *     is in this answer only.
          */
         post: operations["notifications-create_subscription"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/notifications/subscriptions/mine": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create My Subscription
+         * @description Subscribe yourself (a signed-in user) to a system's events by e-mail to your address;
+         *     you see and remove it, as its admins do.
+         */
+        post: operations["notifications-create_my_subscription"];
         delete?: never;
         options?: never;
         head?: never;
@@ -359,7 +381,7 @@ export interface paths {
         post?: never;
         /**
          * Delete Subscription
-         * @description Delete a subscription and its delivery log (admin scope).
+         * @description Delete a subscription and its delivery log (its owner, or an admin of its system).
          */
         delete: operations["notifications-delete_subscription"];
         options?: never;
@@ -376,7 +398,7 @@ export interface paths {
         };
         /**
          * Read Deliveries
-         * @description The subscription's delivery log, newest first (trigger scope).
+         * @description The subscription's delivery log, newest first (its owner, or an admin of its system).
          */
         get: operations["notifications-read_deliveries"];
         put?: never;
@@ -398,7 +420,7 @@ export interface paths {
         put?: never;
         /**
          * Send Test
-         * @description Queue a test notification to this subscription (admin scope); see its log.
+         * @description Queue a test notification to this subscription (its owner or an admin); see its log.
          */
         post: operations["notifications-send_test"];
         delete?: never;
@@ -1927,6 +1949,26 @@ export interface components {
             /** Warn Threshold */
             warn_threshold: number;
         };
+        /**
+         * MySubscriptionCreate
+         * @description A signed-in user subscribing themselves: e-mail to their own address.
+         */
+        MySubscriptionCreate: {
+            /**
+             * Address
+             * @description Your e-mail address
+             */
+            address: string;
+            /**
+             * Branch
+             * @description Only this branch (default: every branch)
+             */
+            branch?: string | null;
+            /** Events */
+            events?: ("alert.opened" | "alert.resolved" | "alert.bisected" | "run.failed")[];
+            /** System */
+            system: string;
+        };
         /** Page[RunSummary] */
         Page_RunSummary_: {
             /** Items */
@@ -2766,6 +2808,11 @@ export interface components {
             /** Name */
             name: string;
             /**
+             * Owner
+             * @description Whose personal subscription this is (null: a team's, made by an admin)
+             */
+            owner?: string | null;
+            /**
              * Secret
              * @description The webhook's HMAC-SHA256 signing secret; not shown again
              */
@@ -2799,6 +2846,11 @@ export interface components {
             id: number;
             /** Name */
             name: string;
+            /**
+             * Owner
+             * @description Whose personal subscription this is (null: a team's, made by an admin)
+             */
+            owner?: string | null;
             /** System */
             system: string;
             /** Target */
@@ -4982,6 +5034,100 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["SubscriptionCreated"];
+                };
+            };
+            /** @description Bad request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Invalid input */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+        };
+    };
+    "notifications-create_my_subscription": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MySubscriptionCreate"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SubscriptionRead"];
                 };
             };
             /** @description Bad request */
@@ -7758,6 +7904,7 @@ export const manifestMetricDirectionValues: ReadonlyArray<FlattenedDeepRequired<
 export const metricAdminDirectionValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["MetricAdmin"]["direction"]> = ["higher_is_better", "lower_is_better"];
 export const metricInDirectionValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["MetricIn"]["direction"]> = ["higher_is_better", "lower_is_better"];
 export const metricReadDirectionValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["MetricRead"]["direction"]> = ["higher_is_better", "lower_is_better"];
+export const mySubscriptionCreateEventsValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["MySubscriptionCreate"]["events"]> = ["alert.opened", "alert.resolved", "alert.bisected", "run.failed"];
 export const runCreateTriggerValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["RunCreate"]["trigger"]> = ["web", "schedule"];
 export const runReportStatusAnyOf0Values: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["RunReport"]["status"]> = ["building", "running", "uploading", "failed", "cancelled", "timed_out"];
 export const runStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["RunStatus"]> = ["queued", "building", "running", "uploading", "completed", "failed", "cancelled", "timed_out"];
