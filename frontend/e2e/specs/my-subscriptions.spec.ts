@@ -57,9 +57,14 @@ test("a member subscribes themselves, sees only their own and removes it; an adm
 
   // The admin sees it beside the team's, named as the member's.
   await page.reload();
-  const theirs = page.locator("[data-testid^=subscription-]").filter({ hasText: "me@example.com" });
+  const theirs = page
+    .locator("[data-testid^=subscription-]")
+    .filter({ hasText: "me@example.com" })
+    .filter({ hasText: slug });
   await expect(theirs).toContainText(`${username}'s`);
-  await expect(page.locator("[data-testid^=subscription-]").filter({ hasText: "team list" })).toHaveCount(1);
+  await expect(
+    page.locator("[data-testid^=subscription-]").filter({ hasText: "team list" }).filter({ hasText: slug }),
+  ).toHaveCount(1);
 
   await item.getByRole("button", { name: "Delete" }).click();
   await expect(item).toHaveCount(0);
@@ -67,6 +72,9 @@ test("a member subscribes themselves, sees only their own and removes it; an adm
   await member.close();
   await page.reload();
   await expect(
-    page.locator("[data-testid^=subscription-]").filter({ hasText: "me@example.com" }),
+    page
+      .locator("[data-testid^=subscription-]")
+      .filter({ hasText: "me@example.com" })
+      .filter({ hasText: slug }),
   ).toHaveCount(0);
 });
