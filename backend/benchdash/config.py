@@ -91,6 +91,11 @@ class Settings(BaseSettings):
         2.0, gt=0, description="First retry after this long, doubling each time"
     )
     notify_backoff_max_s: float = Field(3600.0, gt=0, description="Longest wait between tries")
+    notify_allow_private: bool = Field(
+        False,
+        description="Let webhook and Slack notifications reach loopback, link-local, private "
+        "and other non-public addresses (refused by default: SSRF)",
+    )
     notify_timeout_s: float = Field(10.0, gt=0, description="Per HTTP or SMTP delivery attempt")
     notify_stalled_s: float = Field(
         30.0, gt=0, description="A delivery whose process went silent this long is tried again"

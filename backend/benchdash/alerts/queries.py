@@ -14,7 +14,7 @@ from sqlalchemy.orm import Session, aliased
 from benchdash.alerts.models import Alert
 from benchdash.alerts.schemas import AlertRead
 from benchdash.alerts.states import ACTIVE_ALERTS, AlertStatus
-from benchdash.bisect import queries as bisect_queries
+from benchdash.bisect import culprits as bisect_culprits
 from benchdash.kit.badge import BadgeColor, badge_svg
 from benchdash.kit.errors import NotFound
 from benchdash.regression.engine import Level
@@ -98,7 +98,7 @@ def list_alerts(
     if run_id is not None:
         q = q.where(Alert.run_id == run_id)
     rows = session.execute(q).all()
-    found = bisect_queries.culprits(session=session, alert_ids=[r[0].id for r in rows])
+    found = bisect_culprits.of_alerts(session=session, alert_ids=[r[0].id for r in rows])
     return [
         AlertRead(
             id=a.id,

@@ -10,7 +10,7 @@ from __future__ import annotations
 from sqlalchemy import select, text
 from sqlalchemy.orm import Session
 
-from benchdash.bisect import judge
+from benchdash.bisect import culprits, judge
 from benchdash.bisect.decide import Next, Step, Verdict, next_action
 from benchdash.bisect.models import Bisection, BisectionStep
 from benchdash.bisect.states import BisectState
@@ -19,7 +19,7 @@ from benchdash.kit.errors import AppError
 from benchdash.kit.sql import sql_in
 from benchdash.runs import lifecycle
 from benchdash.runs.models import Run
-from benchdash.runs.states import TERMINAL, RunTrigger
+from benchdash.runs.states import TERMINAL, RunStatus, RunTrigger
 from benchdash.systems.models import Benchmark, System
 
 # Running bisections with a task or a step whose run has ended but was not judged yet.
@@ -34,6 +34,10 @@ _PENDING = text(
     ORDER BY b.id
     """
 )
+
+
+NOT_LISTED = "the commits could not be listed"  # an agent's own answer: not retried
+_RETRIED = (RunStatus.FAILED, RunStatus.TIMED_OUT)
 
 
 def finish(bisection: Bisection, state: BisectState, message: str | None) -> None:
@@ -92,6 +96,28 @@ def _queue_step(session: Session, bisection: Bisection, index: int) -> None:
     )
 
 
+def _retry_task(session: Session, bisection: Bisection, task: Run) -> bool:
+    """Queue the commit-listing task once more when its first run failed without the agent's
+    answer (the agent died, the run timed out), as a step is retried; True when queued."""
+    spec = dict(task.task or {})
+    answered = (task.message or "").startswith(NOT_LISTED)
+    if task.status not in _RETRIED or answered or spec.get("attempt", 1) > 1 or task.ref is None:
+        return False
+    again = lifecycle.trigger(
+        session=session,
+        system=session.get_one(System, bisection.system_id).slug,
+        ref=task.ref,
+        profile=bisection.profile,
+        benchmarks=list(task.requested_benchmarks or []),
+        trigger_kind=RunTrigger.BISECT,
+        branch=bisection.branch,
+        task=spec | {"attempt": 2},
+    )
+    bisection.revlist_run_id = again.id
+    session.flush()
+    return True
+
+
 def _conclude(
     session: Session, bisection: Bisection, action: Next, done: list[BisectionStep]
 ) -> None:
@@ -104,6 +130,7 @@ def _conclude(
         bisection.culprit_subject = str(culprit.get("subject") or "")[:2000]
         bisection.culprit_author = str(culprit.get("author") or "")[:300]
         finish(bisection, BisectState.FOUND, f"first bad commit {culprit['sha'][:12]}{said}")
+        culprits.announce(session=session, bisection=bisection)
         return
     last = done[-1] if done else None
     if action.kind == "failed" and last is not None:
@@ -136,9 +163,16 @@ def advance(*, session: Session, bisection: Bisection) -> None:
         return
     if bisection.commits is None:
         task = session.get(Run, bisection.revlist_run_id) if bisection.revlist_run_id else None
+        if task is not None and _retry_task(session, bisection, task):
+            return
         if task is None or task.status in TERMINAL:
-            why = task.message if task is not None else "its run is gone"
-            finish(bisection, BisectState.FAILED, f"the commits could not be listed: {why}")
+            why = (task.message or "its run failed") if task is not None else "its run is gone"
+            twice = (
+                " (tried twice)" if task is not None and (task.task or {}).get("attempt") else ""
+            )
+            said = why if why.startswith(NOT_LISTED) else f"{NOT_LISTED}{twice}: {why}"
+            finish(bisection, BisectState.FAILED, said)
+            session.flush()
         return
     commits = bisection.commits
     if not commits or commits[-1].get("sha") != bisection.bad_commit:

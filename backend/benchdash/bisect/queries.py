@@ -1,14 +1,12 @@
-"""Reading bisections: one with its steps, those of an alert, the found culprit per alert."""
+"""Reading bisections: one with its steps, those of an alert (culprits per alert: `culprits`)."""
 
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from benchdash.alerts.schemas import Culprit
 from benchdash.bisect.decide import Step, Verdict, next_action
 from benchdash.bisect.models import Bisection, BisectionStep
 from benchdash.bisect.schemas import BisectionRead, CommitRead, StepRead
@@ -113,22 +111,3 @@ def of_alert(*, session: Session, alert_id: int) -> list[BisectionRead]:
         select(Bisection).where(Bisection.alert_id == alert_id).order_by(Bisection.id.desc())
     ).all()
     return [_read(session, b) for b in rows]
-
-
-def culprits(*, session: Session, alert_ids: Sequence[int]) -> dict[int, Culprit]:
-    """The first bad commit each alert's newest found bisection names."""
-    rows = session.execute(
-        select(
-            Bisection.alert_id,
-            Bisection.culprit_sha,
-            Bisection.culprit_subject,
-            Bisection.culprit_author,
-        )
-        .where(Bisection.alert_id.in_(list(alert_ids)), Bisection.state == BisectState.FOUND)
-        .order_by(Bisection.id)
-    ).all()
-    return {
-        int(a): Culprit(sha=str(sha), subject=subject or "", author=author or "")
-        for a, sha, subject, author in rows
-        if a is not None
-    }

@@ -222,7 +222,7 @@ def record_commits(
             session=session,
             run_id=run_id,
             status=RunStatus.FAILED,
-            message=f"the commits could not be listed: {error}",
+            message=f"{advance.NOT_LISTED}: {error}",
             progress=None,
             lines=[],
             agent=None,

@@ -21,6 +21,7 @@ import httpx
 
 from benchdash import __version__
 from benchdash.config import Settings
+from benchdash.notify import targets
 from benchdash.notify.states import Channel
 
 
@@ -56,9 +57,16 @@ def slack_message(body: dict[str, Any]) -> dict[str, Any]:
     return {"text": body["text"], "blocks": blocks}
 
 
-def _post(url: str, content: bytes, headers: dict[str, str], timeout: float) -> None:
+def _post(url: str, content: bytes, headers: dict[str, str], settings: Settings) -> None:
+    """POST to the checked address of `url` (`notify.targets`; redirects are not followed)."""
+    pinned = targets.check(url, allow_private=settings.notify_allow_private)
+    extensions: dict[str, Any] = {}
+    if pinned is not None:
+        url, headers = pinned.url, {**headers, "Host": pinned.host_header}
+        extensions["sni_hostname"] = pinned.server_name
     try:
-        r = httpx.post(url, content=content, headers=headers, timeout=timeout)
+        with httpx.Client(timeout=settings.notify_timeout_s) as client:
+            r = client.post(url, content=content, headers=headers, extensions=extensions)
     except httpx.HTTPError as e:
         raise DeliveryError(f"{type(e).__name__}: {e}") from None
     if not 200 <= r.status_code < 300:
@@ -97,7 +105,7 @@ def send(out: Outgoing, settings: Settings) -> None:
     if out.channel == Channel.SLACK:
         content = json.dumps(slack_message(out.body)).encode()
         headers = {"Content-Type": "application/json", "User-Agent": agent}
-        _post(out.target, content, headers, settings.notify_timeout_s)
+        _post(out.target, content, headers, settings)
         return
     assert out.secret is not None, "a webhook subscription has a signing secret"
     content = json.dumps(out.body, separators=(",", ":")).encode()
@@ -108,4 +116,4 @@ def send(out: Outgoing, settings: Settings) -> None:
         "Benchdash-Delivery": out.delivery_id,
         "Benchdash-Signature": signature(out.secret, int(time.time()), content),
     }
-    _post(out.target, content, headers, settings.notify_timeout_s)
+    _post(out.target, content, headers, settings)

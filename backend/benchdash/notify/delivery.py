@@ -10,7 +10,7 @@ from sqlalchemy import select
 
 from benchdash.config import Settings
 from benchdash.db import SessionMaker, utcnow
-from benchdash.notify import channels
+from benchdash.notify import channels, targets
 from benchdash.notify import secrets as secret_box
 from benchdash.notify.models import Delivery, Subscription
 from benchdash.notify.states import Channel, DeliveryStatus
@@ -64,10 +64,13 @@ def attempt(*, sessions: SessionMaker, delivery_id: uuid.UUID, settings: Setting
     if isinstance(prepared, str):
         return prepared
     error: str | None = None
+    refused = False
     try:
         channels.send(prepared, settings)
     except channels.DeliveryError as e:
         error = str(e)
+    except targets.TargetRefused as e:  # not tried again: the address will not become public
+        error, refused = f"refused: {e}", True
     with sessions() as session:
         delivery = session.get(Delivery, delivery_id, with_for_update=True)
         if delivery is None:
@@ -77,7 +80,7 @@ def attempt(*, sessions: SessionMaker, delivery_id: uuid.UUID, settings: Setting
             delivery.last_error = None
         else:
             delivery.last_error = error
-            last = attempts >= settings.notify_max_attempts
+            last = refused or attempts >= settings.notify_max_attempts
             delivery.status = DeliveryStatus.FAILED if last else DeliveryStatus.RETRYING
         status = delivery.status
     if status == DeliveryStatus.RETRYING:

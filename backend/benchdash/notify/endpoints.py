@@ -1,5 +1,6 @@
-"""Notifications: subscriptions (admin scope to change, trigger scope to read), "send a test",
-and each subscription's delivery log."""
+"""Notifications: subscriptions (an admin manages a system's; a signed-in user subscribes
+themselves and sees and removes only their own), "send a test", and each subscription's
+delivery log."""
 
 from __future__ import annotations
 
@@ -8,12 +9,15 @@ from typing import Annotated
 from fastapi import APIRouter, Path, Query
 
 from benchdash.auth import service as auth_service
+from benchdash.auth.service import Principal
 from benchdash.deps import OptionalPrincipal, SessionDep
+from benchdash.kit.errors import Forbidden
 from benchdash.kit.responses import ERRORS
 from benchdash.kit.validation import INT4_MAX
 from benchdash.notify import service
 from benchdash.notify.schemas import (
     DeliveryRead,
+    MySubscriptionCreate,
     SubscriptionCreate,
     SubscriptionCreated,
     SubscriptionRead,
@@ -24,15 +28,34 @@ SubscriptionIdPath = Annotated[int, Path(ge=1, le=INT4_MAX, description="A subsc
 SystemQuery = Annotated[str | None, Query(pattern=r"^[a-z0-9][a-z0-9_.-]{0,63}$")]
 
 
+def _manager(principal: Principal | None, system: str, owner: str | None) -> Principal:
+    """The principal if it owns the subscription or is an admin of its system, else 401/403."""
+    if principal is not None and owner is not None and owner == principal.name:
+        return principal
+    return auth_service.require(principal, "admin", system)
+
+
 @router.get("/subscriptions", response_model=list[SubscriptionRead])
 def read_subscriptions(
     session: SessionDep, principal: OptionalPrincipal, system: SystemQuery = None
 ) -> list[SubscriptionRead]:
-    """Subscriptions, of one system or every one (trigger scope)."""
-    auth_service.require(principal, "trigger", system)
+    """Subscriptions, of one system or every one: all of a system for its admins, one's own
+    for anyone else (trigger scope: a signed-in user)."""
+    who = auth_service.require(principal, "trigger", system)
     subs = service.list_for(session=session, system=system)
-    assert principal is not None
-    return [s for s in subs if principal.may("trigger", s.system)]
+    return [s for s in subs if who.may("admin", s.system) or s.owner == who.name]
+
+
+@router.post("/subscriptions/mine", response_model=SubscriptionRead, status_code=201)
+def create_my_subscription(
+    body: MySubscriptionCreate, session: SessionDep, principal: OptionalPrincipal
+) -> SubscriptionRead:
+    """Subscribe yourself (a signed-in user) to a system's events by e-mail to your address;
+    you see and remove it, as its admins do."""
+    who = auth_service.require(principal, "trigger", body.system)
+    if not who.is_user:
+        raise Forbidden("sign in to subscribe yourself: a token has no one to send e-mail to")
+    return service.create_mine(session=session, body=body, owner=who.name)
 
 
 @router.post("/subscriptions", response_model=SubscriptionCreated, status_code=201)
@@ -49,9 +72,8 @@ def create_subscription(
 def delete_subscription(
     subscription_id: SubscriptionIdPath, session: SessionDep, principal: OptionalPrincipal
 ) -> None:
-    """Delete a subscription and its delivery log (admin scope)."""
-    system = service.system_of(session=session, subscription_id=subscription_id)
-    who = auth_service.require(principal, "admin", system)
+    """Delete a subscription and its delivery log (its owner, or an admin of its system)."""
+    who = _manager(principal, *service.owner_of(session=session, subscription_id=subscription_id))
     service.remove(session=session, subscription_id=subscription_id, by=who.name)
 
 
@@ -59,9 +81,8 @@ def delete_subscription(
 def send_test(
     subscription_id: SubscriptionIdPath, session: SessionDep, principal: OptionalPrincipal
 ) -> DeliveryRead:
-    """Queue a test notification to this subscription (admin scope); see its log."""
-    system = service.system_of(session=session, subscription_id=subscription_id)
-    who = auth_service.require(principal, "admin", system)
+    """Queue a test notification to this subscription (its owner or an admin); see its log."""
+    who = _manager(principal, *service.owner_of(session=session, subscription_id=subscription_id))
     return service.send_test(session=session, subscription_id=subscription_id, by=who.name)
 
 
@@ -72,7 +93,6 @@ def read_deliveries(
     principal: OptionalPrincipal,
     limit: Annotated[int, Query(ge=1, le=500)] = 50,
 ) -> list[DeliveryRead]:
-    """The subscription's delivery log, newest first (trigger scope)."""
-    system = service.system_of(session=session, subscription_id=subscription_id)
-    auth_service.require(principal, "trigger", system)
+    """The subscription's delivery log, newest first (its owner, or an admin of its system)."""
+    _manager(principal, *service.owner_of(session=session, subscription_id=subscription_id))
     return list(service.log(session=session, subscription_id=subscription_id, limit=limit))

@@ -49,6 +49,33 @@ def alert_payload(*, event: str, system: str, branch: str, alert: dict[str, Any]
     }
 
 
+def bisected_payload(
+    *, system: str, branch: str, alert: dict[str, Any], culprit: dict[str, str]
+) -> dict[str, Any]:
+    """The payload sent when a bisection of an alert names its first bad commit."""
+    change = format_change(alert["change_pct"], alert["direction"], alert["unit"])
+    what = f"{alert['benchmark']} · {alert['metric']}"
+    short = culprit["sha"][:12]
+    title = f"Bisected in {system} ({branch}): {what} {change} since {short}"
+    by = f" by {culprit['author']}" if culprit.get("author") else ""
+    subject = f" “{culprit['subject']}”" if culprit.get("subject") else ""
+    text = (
+        f"{title}. The first bad commit of alert #{alert['id']} is {short}{subject}{by}"
+        f" (bisection #{alert['bisection_id']})."
+    )
+    url = link(f"/alerts?system={system}")
+    return {
+        "event": "alert.bisected",
+        "system": system,
+        "branch": branch,
+        "title": title,
+        "text": text + (f" {url}" if url else ""),
+        "url": url,
+        "alert": {**alert, "change": change},
+        "first_bad_commit": culprit,
+    }
+
+
 def run_payload(*, system: str, branch: str, run: dict[str, Any]) -> dict[str, Any]:
     """The payload of a failed run."""
     title = f"Run #{run['id']} of {system} ({branch}) {run['status']}"

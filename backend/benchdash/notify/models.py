@@ -44,6 +44,8 @@ class Subscription(Base):
     target: Mapped[str] = mapped_column(Text)  # shown: a webhook URL, an e-mail address, a mask
     secret: Mapped[str | None] = mapped_column(Text)  # encrypted, never returned
     events: Mapped[list[str]] = mapped_column(ARRAY(String(20)))
+    # A personal subscription's owner (a signed-in user's principal, "user:ann"); None: a team's.
+    owner: Mapped[str | None] = mapped_column(String(120), index=True)
     created_by: Mapped[str] = mapped_column(String(120))
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
 

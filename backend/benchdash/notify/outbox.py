@@ -90,6 +90,16 @@ def _subscribed(session: Session, system_id: int) -> bool:
     return found is not None
 
 
+def _alert(
+    session: Session, benchmark_id: int, metric_id: int, facts: Mapping[str, object]
+) -> dict[str, Any]:
+    bench = session.scalar(select(Benchmark.name).where(Benchmark.id == benchmark_id))
+    metric, unit, direction = session.execute(
+        select(Metric.name, Metric.unit, Metric.direction).where(Metric.id == metric_id)
+    ).one()
+    return {"benchmark": bench, "metric": metric, "unit": unit, "direction": direction, **facts}
+
+
 def alert_changed(
     *,
     session: Session,
@@ -105,12 +115,32 @@ def alert_changed(
     if not _subscribed(session, system_id):
         return 0
     system, branch = _names(session, system_id, branch_id)
-    bench = session.scalar(select(Benchmark.name).where(Benchmark.id == benchmark_id))
-    metric, unit, direction = session.execute(
-        select(Metric.name, Metric.unit, Metric.direction).where(Metric.id == metric_id)
-    ).one()
-    alert = {"benchmark": bench, "metric": metric, "unit": unit, "direction": direction, **facts}
+    alert = _alert(session, benchmark_id, metric_id, facts)
     payload = messages.alert_payload(event=event, system=system, branch=branch, alert=alert)
+    return _fan_out(session=session, system_id=system_id, branch=branch, payload=payload)
+
+
+def alert_bisected(
+    *,
+    session: Session,
+    system_id: int,
+    branch_id: int,
+    benchmark_id: int,
+    metric_id: int,
+    facts: Mapping[str, object],
+    culprit: Mapping[str, str],
+) -> int:
+    """A bisection of an alert named its first bad commit (`culprit`: sha, subject, author);
+    `facts`: the alert's id, level, change_pct, run_id, and bisection_id. An event of its own,
+    sent when it is found rather than held for the alert's next message (which may never come:
+    a regression that stays has no further event)."""
+    if not _subscribed(session, system_id):
+        return 0
+    system, branch = _names(session, system_id, branch_id)
+    alert = _alert(session, benchmark_id, metric_id, facts)
+    payload = messages.bisected_payload(
+        system=system, branch=branch, alert=alert, culprit=dict(culprit)
+    )
     return _fan_out(session=session, system_id=system_id, branch=branch, payload=payload)
 
 

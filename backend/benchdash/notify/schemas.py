@@ -25,7 +25,7 @@ def _subscribable(events: list[SubscribableEvent]) -> list[SubscribableEvent]:
 
 
 def _every_event() -> list[SubscribableEvent]:
-    return [Event.ALERT_OPENED, Event.ALERT_RESOLVED, Event.RUN_FAILED]
+    return [Event.ALERT_OPENED, Event.ALERT_RESOLVED, Event.ALERT_BISECTED, Event.RUN_FAILED]
 
 
 class SubscriptionBase(BaseModel):
@@ -38,7 +38,7 @@ class SubscriptionBase(BaseModel):
     channel: Channel
     name: Annotated[SafeStr, Field(min_length=1, max_length=120)]
     events: Annotated[
-        list[SubscribableEvent], Field(min_length=1, max_length=3), AfterValidator(_subscribable)
+        list[SubscribableEvent], Field(min_length=1, max_length=4), AfterValidator(_subscribable)
     ] = Field(default_factory=_every_event)
 
 
@@ -57,11 +57,29 @@ class SubscriptionCreate(SubscriptionBase):
         return self
 
 
+class MySubscriptionCreate(BaseModel):
+    """A signed-in user subscribing themselves: e-mail to their own address."""
+
+    system: Annotated[str, Field(pattern=r"^[a-z0-9][a-z0-9_.-]{0,63}$")]
+    branch: Annotated[SafeStr, Field(min_length=1, max_length=200)] | None = Field(
+        None, description="Only this branch (default: every branch)"
+    )
+    address: Annotated[SafeStr, Field(min_length=3, max_length=320, pattern=EMAIL.pattern)] = Field(
+        description="Your e-mail address"
+    )
+    events: Annotated[
+        list[SubscribableEvent], Field(min_length=1, max_length=4), AfterValidator(_subscribable)
+    ] = Field(default_factory=_every_event)
+
+
 class SubscriptionRead(SubscriptionBase):
     """A subscription as listed: a Slack URL masked, a webhook's secret never shown."""
 
     id: int
     target: str
+    owner: str | None = Field(
+        None, description="Whose personal subscription this is (null: a team's, made by an admin)"
+    )
     created_by: str
     created_at: datetime
 

@@ -9,13 +9,15 @@ from sqlalchemy import delete, select
 from sqlalchemy.orm import Session
 
 from benchdash.audit import service as audit
+from benchdash.config import get_settings
 from benchdash.db import utcnow
-from benchdash.kit.errors import NotFound
-from benchdash.notify import messages, outbox
+from benchdash.kit.errors import InvalidInput, NotFound
+from benchdash.notify import messages, outbox, targets
 from benchdash.notify import secrets as secret_box
 from benchdash.notify.models import Delivery, Subscription
 from benchdash.notify.schemas import (
     DeliveryRead,
+    MySubscriptionCreate,
     SubscriptionCreate,
     SubscriptionCreated,
     SubscriptionRead,
@@ -34,14 +36,27 @@ def _read(sub: Subscription, system: str) -> SubscriptionRead:
         name=sub.name,
         target=sub.target,
         events=[Event(e) for e in sub.events],
+        owner=sub.owner,
         created_by=sub.created_by,
         created_at=sub.created_at,
     )
 
 
+def _public_target(url: str) -> None:
+    """422 unless the URL's host resolves to public addresses only (`notify.targets`)."""
+    try:
+        targets.check(url, allow_private=get_settings().notify_allow_private)
+    except targets.TargetRefused as e:
+        raise InvalidInput(
+            f"target: {e}", errors=[{"loc": ["body", "target"], "msg": str(e)}]
+        ) from None
+
+
 def create(*, session: Session, body: SubscriptionCreate, by: str) -> SubscriptionCreated:
     """Store a subscription; a webhook gets a fresh signing secret, returned this once."""
     system = system_service.get_by_slug(session=session, slug=body.system)
+    if body.channel in (Channel.WEBHOOK, Channel.SLACK):
+        _public_target(body.target)
     shown_secret: str | None = None
     target, stored = body.target, None
     if body.channel == Channel.WEBHOOK:
@@ -70,6 +85,45 @@ def create(*, session: Session, body: SubscriptionCreate, by: str) -> Subscripti
         detail={"channel": sub.channel, "name": sub.name, "events": sub.events},
     )
     return SubscriptionCreated(**_read(sub, system.slug).model_dump(), secret=shown_secret)
+
+
+def create_mine(*, session: Session, body: MySubscriptionCreate, owner: str) -> SubscriptionRead:
+    """A signed-in user's own subscription: e-mail to the address they give, owned by them."""
+    system = system_service.get_by_slug(session=session, slug=body.system)
+    sub = Subscription(
+        system_id=system.id,
+        branch=body.branch,
+        channel=Channel.EMAIL,
+        name=f"{owner.removeprefix('user:')} (e-mail)",
+        target=body.address,
+        secret=None,
+        events=[str(e) for e in body.events],
+        owner=owner,
+        created_by=owner,
+        created_at=utcnow(),
+    )
+    session.add(sub)
+    session.flush()
+    audit.record(
+        session=session,
+        actor=owner,
+        action="notify.subscribe",
+        target=f"{system.slug}:{sub.id}",
+        detail={"channel": sub.channel, "name": sub.name, "events": sub.events, "own": True},
+    )
+    return _read(sub, system.slug)
+
+
+def owner_of(*, session: Session, subscription_id: int) -> tuple[str, str | None]:
+    """The subscription's system slug and owner, or NotFound (checked before authorising)."""
+    row = session.execute(
+        select(System.slug, Subscription.owner)
+        .join(Subscription, Subscription.system_id == System.id)
+        .where(Subscription.id == subscription_id)
+    ).first()
+    if row is None:
+        raise NotFound(f"no subscription {subscription_id}")
+    return row[0], row[1]
 
 
 def list_for(*, session: Session, system: str | None) -> list[SubscriptionRead]:

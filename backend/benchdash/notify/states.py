@@ -19,13 +19,16 @@ class Event(StrEnum):
 
     ALERT_OPENED = "alert.opened"  # a confirmed regression
     ALERT_RESOLVED = "alert.resolved"  # its recovery
+    ALERT_BISECTED = "alert.bisected"  # a bisection named its first bad commit
     RUN_FAILED = "run.failed"
     TEST = "test"  # "send a test"
 
 
-SUBSCRIBABLE = (Event.ALERT_OPENED, Event.ALERT_RESOLVED, Event.RUN_FAILED)
+SUBSCRIBABLE = (Event.ALERT_OPENED, Event.ALERT_RESOLVED, Event.ALERT_BISECTED, Event.RUN_FAILED)
 # What a subscription may name (the wire type: "test" is the send-a-test button's alone).
-SubscribableEvent = Literal[Event.ALERT_OPENED, Event.ALERT_RESOLVED, Event.RUN_FAILED]
+SubscribableEvent = Literal[
+    Event.ALERT_OPENED, Event.ALERT_RESOLVED, Event.ALERT_BISECTED, Event.RUN_FAILED
+]
 
 
 class DeliveryStatus(StrEnum):

@@ -45,6 +45,8 @@ def assemble(
     points: Sequence[Any],
     steps: Sequence[Any],
     changes: Sequence[Any],
+    environment_changes: Sequence[Any] = (),
+    culprits: dict[int, Any] | None = None,
 ) -> bytes:
     """The JSON body of `SeriesBatch`; `points` are rows of queries._POINTS (their columns as
     JSON text, built by PostgreSQL)."""
@@ -58,6 +60,7 @@ def assemble(
     for sid, *step in steps:
         marks.setdefault(sid, {"steps": [], "changes": []})["steps"].append(
             dict(zip(_STEP_FIELDS, step, strict=True))
+            | {"first_bad_commit": (culprits or {}).get(step[0])}
         )
     for sid, *change in changes:
         marks.setdefault(sid, {"steps": [], "changes": []})["changes"].append(
@@ -93,5 +96,6 @@ def assemble(
         "runs": runs,
         "series": out[:limit],
         "truncated": len(out) > limit,
+        "environment_changes": list(environment_changes),
     }
     return orjson.dumps(body)

@@ -18,11 +18,13 @@ from sqlalchemy import TextClause, text
 from sqlalchemy.orm import Session
 
 from benchdash.alerts.states import ACTIVE_ALERTS
+from benchdash.bisect import culprits
 from benchdash.kit.arrays import typed_text
 from benchdash.kit.caching import etag_matches
 from benchdash.kit.errors import NotFound
 from benchdash.kit.sql import sql_in
 from benchdash.regression.model import Stage
+from benchdash.runs import environment
 from benchdash.series import batch_shape
 from benchdash.series.service import KEEP_LEVELS
 
@@ -46,6 +48,10 @@ _SERIES = text(
     JOIN testbed t ON t.id = s.testbed_id
     JOIN benchmark b ON b.id = s.benchmark_id JOIN metric mt ON mt.id = s.metric_id
     WHERE sy.slug = :system AND br.name = :branch AND t.name = :testbed"""
+)
+_VIEW_IDS = text(
+    """SELECT sy.id, br.id, t.id FROM system sy JOIN branch br ON br.system_id = sy.id
+    JOIN testbed t ON t.name = :testbed WHERE sy.slug = :system AND br.name = :branch"""
 )
 _BOUNDS = {
     "since": "m.started_at >= :since",
@@ -163,13 +169,21 @@ def read_batch(
     bounds: dict[str, Any] = {"ids": ids, **{k: v for k, v in given.items() if v is not None}}
     keys = frozenset(bounds) - {"ids"}
     stamp_row = session.execute(_ranged(_STAMP, keys), bounds).one() if ids else ()
+    view_ids = session.execute(_VIEW_IDS, params).first() if ids else None
+    env = (
+        environment.marks(session=session, ids=view_ids, since=query.since, until=query.until)
+        if view_ids
+        else []
+    )
     marks = (
         session.execute(_STEPS, {"ids": ids}).all() if ids else [],
         session.execute(_CHANGES, {"ids": ids}).all() if ids else [],
     )
+    found = culprits.of_alerts(session=session, alert_ids=[m[1] for m in marks[0]])
+    named = {a: c.model_dump() for a, c in found.items()}
     stamp = f"{query}:{testbed}:{profile}:{[tuple(v) for v in views]}:{tuple(stamp_row)}:"
     stamp += f"{[tuple(s) for s in series]}:{[(m[0], m[1], m[4]) for m in marks[0]]}"
-    stamp += f":{[(c[0], c[1]) for c in marks[1]]}"
+    stamp += f":{[(c[0], c[1]) for c in marks[1]]}:{[e['run_id'] for e in env]}:{named}"
     etag = '"b' + hashlib.blake2b(stamp.encode(), digest_size=12).hexdigest() + '"'
     if etag_matches(if_none_match, etag):
         return BatchAnswer(body=None, etag=etag)
@@ -189,5 +203,7 @@ def read_batch(
         points=points,
         steps=marks[0],
         changes=marks[1],
+        environment_changes=env,
+        culprits=named,
     )
     return BatchAnswer(body=body, etag=etag)

@@ -11,6 +11,7 @@ from pydantic import BaseModel, Field
 from benchdash.alerts.schemas import ChangeRead
 from benchdash.regression.engine import Level
 from benchdash.regression.model import Stage
+from benchdash.runs.environment import EnvironmentChange
 from benchdash.series.schemas import SeriesState, SeriesStep
 
 
@@ -75,3 +76,8 @@ class SeriesBatch(BaseModel):
     runs: BatchRuns
     series: list[BatchSeries]
     truncated: bool = Field(description="More series matched than `limit`; the worst are kept.")
+    environment_changes: list[EnvironmentChange] = Field(
+        default_factory=list,
+        description="Runs of the view's testbed and branch whose environment (compiler, kernel, "
+        "CPU …) differs from the previous run's, oldest first: marks on every chart of the page.",
+    )

@@ -8,7 +8,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
-from benchdash.alerts.schemas import ChangeRead
+from benchdash.alerts.schemas import ChangeRead, Culprit
 from benchdash.alerts.states import AlertStatus
 from benchdash.regression.engine import Level
 from benchdash.regression.model import Stage
@@ -44,6 +44,10 @@ class SeriesStep(BaseModel):
     confirmed_by: str | None
     change_pct: float | None
     commit: str | None
+    first_bad_commit: Culprit | None = Field(
+        None,
+        description="The first bad commit a bisection of the alert found (sha, subject, author).",
+    )
 
 
 class SeriesRead(BaseModel):

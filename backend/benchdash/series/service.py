@@ -22,6 +22,7 @@ from tsdownsample import MinMaxLTTBDownsampler
 
 from benchdash.alerts import changes as alert_changes
 from benchdash.alerts import service as alert_service
+from benchdash.bisect import culprits
 from benchdash.kit.arrays import typed_text
 from benchdash.kit.caching import etag_matches
 from benchdash.kit.errors import InvalidInput, NotFound
@@ -192,9 +193,10 @@ def read_data(
         session.execute(_ranged(_STAMP, keys), bounds).one() if series_id else (0, None, 0, 0)
     )
     steps = alert_service.steps(session=session, series_id=series_id) if series_id else []
+    steps = culprits.on_steps(session=session, steps=steps)
     changes = alert_changes.of_series(session=session, series_id=series_id) if series_id else []
     marked = (
-        [(s["alert_id"], s["status"]) for s in steps],
+        [(s["alert_id"], s["status"], s["first_bad_commit"]) for s in steps],
         [(c["id"], c["note"]) for c in changes],
     )
     stamp = (

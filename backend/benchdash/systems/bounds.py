@@ -6,9 +6,11 @@ An upload with a value outside its metric's range is refused (422), nothing stor
 
 from __future__ import annotations
 
+from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from benchdash.audit import service as audit_service
+from benchdash.kit.errors import NotFound
 from benchdash.systems.models import Metric, System
 
 PERCENT = "%"
@@ -57,3 +59,23 @@ def apply(
         detail={"from": {"min": old[0], "max": old[1]}, "to": {"min": low, "max": high}},
     )
     session.flush()
+
+
+def set_declared(
+    *,
+    session: Session,
+    system: System,
+    metric_name: str,
+    low: float | None,
+    high: float | None,
+    by: str,
+) -> Metric:
+    """Change a metric's declared bounds on an admin's request (audited like its thresholds);
+    later uploads are checked against them. Registering a manifest sets them again."""
+    metric = session.scalar(
+        select(Metric).where(Metric.system_id == system.id, Metric.name == metric_name)
+    )
+    if metric is None:
+        raise NotFound(f"system {system.slug!r} has no metric {metric_name!r}")
+    apply(session=session, system=system, metric=metric, low=low, high=high, by=by)
+    return metric

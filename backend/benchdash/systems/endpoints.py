@@ -11,7 +11,7 @@ from benchdash.kit.errors import InvalidInput
 from benchdash.kit.responses import ERRORS
 from benchdash.kit.validation import NamePath, SlugPath
 from benchdash.runs import service as run_service
-from benchdash.systems import admin, manifest, queries
+from benchdash.systems import admin, bounds, manifest, queries
 from benchdash.systems import service as system_service
 from benchdash.systems.manifest import Manifest
 from benchdash.systems.read_models import SystemDetail, SystemRead
@@ -20,6 +20,7 @@ from benchdash.systems.schemas import (
     BranchRead,
     ManifestView,
     MetricAdmin,
+    MetricBounds,
     MetricRead,
     MetricUpdate,
     SystemRegistration,
@@ -78,6 +79,28 @@ def update_metric(
         by=who.name,
     )
     return system_service.metric_read(m)
+
+
+@router.put("/{slug}/metrics/{metric}/bounds", response_model=MetricAdmin)
+def update_metric_bounds(
+    slug: SlugPath,
+    metric: NamePath,
+    body: MetricBounds,
+    session: SessionDep,
+    principal: OptionalPrincipal,
+) -> MetricAdmin:
+    """Set the range a metric's uploaded values must lie in (admin, audited); null: unbounded."""
+    who = auth_service.require(principal, "admin", slug)
+    system = system_service.get_by_slug(session=session, slug=slug)
+    bounds.set_declared(
+        session=session,
+        system=system,
+        metric_name=metric,
+        low=body.min_value,
+        high=body.max_value,
+        by=who.name,
+    )
+    return next(m for m in admin.metrics(session=session, slug=slug) if m.name == metric)
 
 
 @router.put("/{slug}/branches/{branch}/baseline", response_model=BranchRead)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, Field, field_validator
+from pydantic import BaseModel, Field, field_validator, model_validator
 
 Direction = Literal["higher_is_better", "lower_is_better"]
 
@@ -36,6 +36,20 @@ class MetricUpdate(BaseModel):
 
     warn_threshold: float = Field(gt=0, le=1000)
     fail_threshold: float = Field(gt=0, le=1000)
+
+
+class MetricBounds(BaseModel):
+    """A metric's declared value range; null is unbounded on that side (a `%` unit: 0 or 100)."""
+
+    min_value: float | None = Field(allow_inf_nan=False, ge=-1e300, le=1e300)
+    max_value: float | None = Field(allow_inf_nan=False, ge=-1e300, le=1e300)
+
+    @model_validator(mode="after")
+    def _ordered(self) -> MetricBounds:
+        low, high = self.min_value, self.max_value
+        if low is not None and high is not None and low > high:
+            raise ValueError("min_value must not exceed max_value")
+        return self
 
 
 class BranchRead(BaseModel):

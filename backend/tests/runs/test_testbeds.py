@@ -65,6 +65,13 @@ def test_a_runner_run_lands_on_the_testbed_before_it_and_a_compiler_change_is_ma
     assert [(m["run_id"], m["text"]) for m in series["environment_changes"]] == [
         (run_id, "rustc 1.95 → 1.96")
     ]
+    # The system page's batch carries the view's changes once, for every chart of the page.
+    batch = client.get("/api/v1/series/batch", params={"system": "cachex"}).json()
+    assert batch["testbed"] == HOST
+    assert batch["environment_changes"] == series["environment_changes"]
+    assert run_id in batch["runs"]["id"]
+    later = {"system": "cachex", "from": "2030-01-01T00:00:00Z"}
+    assert client.get("/api/v1/series/batch", params=later).json()["environment_changes"] == []
 
 
 def test_a_kernel_and_compiler_change_is_told_in_words(

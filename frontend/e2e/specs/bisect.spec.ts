@@ -94,5 +94,12 @@ test.describe("bisection", () => {
       "/api/v1/alerts?system=selftest",
     );
     expect(stored.some((a) => a.first_bad_commit?.sha === firstBad)).toBe(true);
+    // And the step's marker on the system page's chart names it (sha, subject, author).
+    await page.goto(`/systems/selftest?branch=${encodeURIComponent(branch)}`);
+    const marker = page.locator(`[data-testid="step-marker"][data-culprit="${firstBad.slice(0, 12)}"]`);
+    await expect(marker).toHaveCount(1);
+    const tooltip = marker.locator("title");
+    await expect(tooltip).toContainText(`First bad commit ${firstBad.slice(0, 12)} “${subject}”`);
+    await expect(tooltip).toContainText(`by ${git("log", "-1", "--format=%an", firstBad)}`);
   });
 });

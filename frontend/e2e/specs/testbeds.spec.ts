@@ -87,10 +87,10 @@ test("a runner's run lands on the testbed of the runs before it, judged against 
   await expect(page.getByTestId("environment-change")).toContainText(`cpython 3.10.0 → ${version}`);
   await expect(page.getByTestId("environment-change")).toContainText(`testbed ${first.testbed}`);
 
-  // The per-series charts carry the environment marks; the batch page does not yet (STATUS.md).
-  await page.goto("/systems/selftest?charts=single");
+  // The system page (one batch for its series) marks the change on its charts.
+  await page.goto("/systems/selftest");
   const marker = page.locator(`[data-testid="environment-marker"][data-run="${second.id}"]`);
   await expect(marker.first()).toBeAttached();
   await expect(marker.first()).toContainText(`cpython 3.10.0 → ${version}`);
-  await expect(page.getByTestId("series-foot").first()).toContainText(`testbed ${first.testbed}`);
+  await expect(page.getByTestId("view-select").locator("option:checked")).toContainText(first.testbed!);
 });

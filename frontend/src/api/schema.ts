@@ -358,7 +358,8 @@ export interface paths {
         };
         /**
          * Read Subscriptions
-         * @description Subscriptions, of one system or every one (trigger scope).
+         * @description Subscriptions, of one system or every one: all of a system for its admins, one's own
+         *     for anyone else (trigger scope: a signed-in user).
          */
         get: operations["notifications-read_subscriptions"];
         put?: never;
@@ -368,6 +369,27 @@ export interface paths {
          *     is in this answer only.
          */
         post: operations["notifications-create_subscription"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/notifications/subscriptions/mine": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create My Subscription
+         * @description Subscribe yourself (a signed-in user) to a system's events by e-mail to your address;
+         *     you see and remove it, as its admins do.
+         */
+        post: operations["notifications-create_my_subscription"];
         delete?: never;
         options?: never;
         head?: never;
@@ -386,7 +408,7 @@ export interface paths {
         post?: never;
         /**
          * Delete Subscription
-         * @description Delete a subscription and its delivery log (admin scope).
+         * @description Delete a subscription and its delivery log (its owner, or an admin of its system).
          */
         delete: operations["notifications-delete_subscription"];
         options?: never;
@@ -403,7 +425,7 @@ export interface paths {
         };
         /**
          * Read Deliveries
-         * @description The subscription's delivery log, newest first (trigger scope).
+         * @description The subscription's delivery log, newest first (its owner, or an admin of its system).
          */
         get: operations["notifications-read_deliveries"];
         put?: never;
@@ -425,7 +447,7 @@ export interface paths {
         put?: never;
         /**
          * Send Test
-         * @description Queue a test notification to this subscription (admin scope); see its log.
+         * @description Queue a test notification to this subscription (its owner or an admin); see its log.
          */
         post: operations["notifications-send_test"];
         delete?: never;
@@ -913,6 +935,26 @@ export interface paths {
          * @description Set a metric's warn and fail thresholds (admin).
          */
         put: operations["systems-update_metric"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/systems/{slug}/metrics/{metric}/bounds": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Update Metric Bounds
+         * @description Set the range a metric's uploaded values must lie in (admin, audited); null: unbounded.
+         */
+        put: operations["systems-update_metric_bounds"];
         post?: never;
         delete?: never;
         options?: never;
@@ -1961,7 +2003,7 @@ export interface components {
          * @description What happened.
          * @enum {string}
          */
-        Event: "alert.opened" | "alert.resolved" | "run.failed" | "test";
+        Event: "alert.opened" | "alert.resolved" | "alert.bisected" | "run.failed" | "test";
         /**
          * FieldError
          * @description One invalid field: where it is and what is wrong.
@@ -2178,6 +2220,16 @@ export interface components {
             warn_threshold: number;
         };
         /**
+         * MetricBounds
+         * @description A metric's declared value range; null is unbounded on that side (a `%` unit: 0 or 100).
+         */
+        MetricBounds: {
+            /** Max Value */
+            max_value: number | null;
+            /** Min Value */
+            min_value: number | null;
+        };
+        /**
          * MetricIn
          * @description One metric of one benchmark: a value, repeated samples, or both.
          */
@@ -2252,6 +2304,26 @@ export interface components {
             fail_threshold: number;
             /** Warn Threshold */
             warn_threshold: number;
+        };
+        /**
+         * MySubscriptionCreate
+         * @description A signed-in user subscribing themselves: e-mail to their own address.
+         */
+        MySubscriptionCreate: {
+            /**
+             * Address
+             * @description Your e-mail address
+             */
+            address: string;
+            /**
+             * Branch
+             * @description Only this branch (default: every branch)
+             */
+            branch?: string | null;
+            /** Events */
+            events?: ("alert.opened" | "alert.resolved" | "alert.bisected" | "run.failed")[];
+            /** System */
+            system: string;
         };
         /**
          * Node
@@ -2977,6 +3049,11 @@ export interface components {
             /** Branch */
             branch: string;
             /**
+             * Environment Changes
+             * @description Runs of the view's testbed and branch whose environment (compiler, kernel, CPU …) differs from the previous run's, oldest first: marks on every chart of the page.
+             */
+            environment_changes?: components["schemas"]["EnvironmentChange"][];
+            /**
              * Profile
              * @description The profile shown (null: every profile).
              */
@@ -3120,6 +3197,8 @@ export interface components {
             commit: string | null;
             /** Confirmed By */
             confirmed_by: string | null;
+            /** @description The first bad commit a bisection of the alert found (sha, subject, author). */
+            first_bad_commit?: components["schemas"]["Culprit"] | null;
             /**
              * Level
              * @enum {string}
@@ -3231,7 +3310,7 @@ export interface components {
             branch?: string | null;
             channel: components["schemas"]["Channel"];
             /** Events */
-            events?: ("alert.opened" | "alert.resolved" | "run.failed")[];
+            events?: ("alert.opened" | "alert.resolved" | "alert.bisected" | "run.failed")[];
             /** Name */
             name: string;
             /** System */
@@ -3258,11 +3337,16 @@ export interface components {
             /** Created By */
             created_by: string;
             /** Events */
-            events?: ("alert.opened" | "alert.resolved" | "run.failed")[];
+            events?: ("alert.opened" | "alert.resolved" | "alert.bisected" | "run.failed")[];
             /** Id */
             id: number;
             /** Name */
             name: string;
+            /**
+             * Owner
+             * @description Whose personal subscription this is (null: a team's, made by an admin)
+             */
+            owner?: string | null;
             /**
              * Secret
              * @description The webhook's HMAC-SHA256 signing secret; not shown again
@@ -3292,11 +3376,16 @@ export interface components {
             /** Created By */
             created_by: string;
             /** Events */
-            events?: ("alert.opened" | "alert.resolved" | "run.failed")[];
+            events?: ("alert.opened" | "alert.resolved" | "alert.bisected" | "run.failed")[];
             /** Id */
             id: number;
             /** Name */
             name: string;
+            /**
+             * Owner
+             * @description Whose personal subscription this is (null: a team's, made by an admin)
+             */
+            owner?: string | null;
             /** System */
             system: string;
             /** Target */
@@ -5596,6 +5685,100 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["SubscriptionCreated"];
+                };
+            };
+            /** @description Bad request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Invalid input */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+        };
+    };
+    "notifications-create_my_subscription": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MySubscriptionCreate"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SubscriptionRead"];
                 };
             };
             /** @description Bad request */
@@ -8392,6 +8575,105 @@ export interface operations {
             };
         };
     };
+    "systems-update_metric_bounds": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A system slug. */
+                slug: string;
+                /** @description A name. */
+                metric: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MetricBounds"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MetricAdmin"];
+                };
+            };
+            /** @description Bad request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Invalid input */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+        };
+    };
     "systems-update_settings": {
         parameters: {
             query?: never;
@@ -8562,12 +8844,13 @@ export const bisectStateValues: ReadonlyArray<FlattenedDeepRequired<components>[
 export const channelValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Channel"]> = ["webhook", "slack", "email"];
 export const compareRowDirectionValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["CompareRow"]["direction"]> = ["higher_is_better", "lower_is_better"];
 export const deliveryStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["DeliveryStatus"]> = ["pending", "sending", "retrying", "delivered", "failed"];
-export const eventValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Event"]> = ["alert.opened", "alert.resolved", "run.failed", "test"];
+export const eventValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Event"]> = ["alert.opened", "alert.resolved", "alert.bisected", "run.failed", "test"];
 export const levelValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Level"]> = ["ok", "improved", "warn", "fail", "noisy", "unstable", "learning", "no_baseline"];
 export const manifestMetricDirectionValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ManifestMetric"]["direction"]> = ["higher_is_better", "lower_is_better"];
 export const metricAdminDirectionValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["MetricAdmin"]["direction"]> = ["higher_is_better", "lower_is_better"];
 export const metricInDirectionValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["MetricIn"]["direction"]> = ["higher_is_better", "lower_is_better"];
 export const metricReadDirectionValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["MetricRead"]["direction"]> = ["higher_is_better", "lower_is_better"];
+export const mySubscriptionCreateEventsValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["MySubscriptionCreate"]["events"]> = ["alert.opened", "alert.resolved", "alert.bisected", "run.failed"];
 export const profileInUnitValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ProfileIn"]["unit"]> = ["instructions", "nanoseconds", "samples"];
 export const profileKindValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ProfileKind"]> = ["instructions", "cpu"];
 export const runCreateTriggerValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["RunCreate"]["trigger"]> = ["web", "schedule"];
@@ -8579,9 +8862,9 @@ export const seriesStateValues: ReadonlyArray<FlattenedDeepRequired<components>[
 export const seriesStepLevelValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["SeriesStep"]["level"]> = ["warn", "fail"];
 export const sparklineDirectionValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Sparkline"]["direction"]> = ["higher_is_better", "lower_is_better"];
 export const stageValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Stage"]> = ["suspected", "confirmed", "dismissed"];
-export const subscriptionCreateEventsValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["SubscriptionCreate"]["events"]> = ["alert.opened", "alert.resolved", "run.failed"];
-export const subscriptionCreatedEventsValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["SubscriptionCreated"]["events"]> = ["alert.opened", "alert.resolved", "run.failed"];
-export const subscriptionReadEventsValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["SubscriptionRead"]["events"]> = ["alert.opened", "alert.resolved", "run.failed"];
+export const subscriptionCreateEventsValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["SubscriptionCreate"]["events"]> = ["alert.opened", "alert.resolved", "alert.bisected", "run.failed"];
+export const subscriptionCreatedEventsValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["SubscriptionCreated"]["events"]> = ["alert.opened", "alert.resolved", "alert.bisected", "run.failed"];
+export const subscriptionReadEventsValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["SubscriptionRead"]["events"]> = ["alert.opened", "alert.resolved", "alert.bisected", "run.failed"];
 export const tokenCreateScopesValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["TokenCreate"]["scopes"]> = ["upload", "agent", "trigger", "admin"];
 export const verdictValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Verdict"]> = ["pending", "good", "bad", "ambiguous", "skipped", "failed", "cancelled"];
 export const verdictReadDirectionValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["VerdictRead"]["direction"]> = ["higher_is_better", "lower_is_better"];

@@ -23,6 +23,7 @@ export function markShape(m: Mark) {
         data-run={m.runId}
         data-level={m.level ?? undefined}
         data-status={m.status ?? undefined}
+        data-culprit={m.culprit}
       >
         <title>{m.title}</title>
         <line

@@ -34,6 +34,17 @@ describe("placeMarks", () => {
     expect(placeMarks(data, [step()], [], "higher_is_better")[0]!.label).toBe("Fail step −12.8 % · worse");
   });
 
+  it("names the first bad commit a bisection found in the step's tooltip", () => {
+    const culprit = { sha: "9f1c2d3e4b5a69788766", subject: "Inline the hash", author: "Ann <ann@x.test>" };
+    const [m] = placeMarks(data, [step({ first_bad_commit: culprit })]);
+    expect(m!.title).toBe(
+      "Fail step of +12.8 % · worse from run #12 (4025eefd74), confirmed by a significant change point; alert open." +
+        " First bad commit 9f1c2d3e4b5a “Inline the hash” by Ann <ann@x.test> (bisected).",
+    );
+    expect(m!.culprit).toBe("9f1c2d3e4b5a");
+    expect(placeMarks(data, [step({ first_bad_commit: null })])[0]!.culprit).toBeUndefined();
+  });
+
   it("mutes a resolved step and says so", () => {
     const [m] = placeMarks(data, [step({ status: "resolved" })]);
     expect(m).toMatchObject({ color: color.muted, muted: true });

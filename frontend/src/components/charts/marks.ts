@@ -17,6 +17,8 @@ export interface StepInput {
   change_pct: number | null;
   confirmed_by: string | null;
   commit: string | null;
+  /** The first bad commit a bisection of the alert found. */
+  first_bad_commit?: { sha: string; subject: string; author: string } | null;
 }
 
 /** An accepted distribution change (the API's ChangeRead). */
@@ -48,6 +50,8 @@ export interface Mark {
   dashed: boolean;
   /** A resolved step is drawn muted. */
   muted: boolean;
+  /** A step's first bad commit (short sha), once a bisection found it. */
+  culprit?: string;
   level: Level | null;
   status: string | null;
   /** Labels in the right half of the chart go to the left of their line. */
@@ -61,6 +65,14 @@ const LABEL_CHARS = 28;
 /** Shorten a note to fit beside its line ("expected: new alloc…"). */
 export function clip(text: string, max = LABEL_CHARS): string {
   return text.length <= max ? text : `${text.slice(0, max - 1).trimEnd()}…`;
+}
+
+/** " First bad commit 4025eefd74aa “Inline the hash” by Ann (bisected)." or nothing. */
+export function culpritWords(c: StepInput["first_bad_commit"]): string {
+  if (!c) return "";
+  const subject = c.subject ? ` “${c.subject}”` : "";
+  const by = c.author ? ` by ${c.author}` : "";
+  return ` First bad commit ${c.sha.slice(0, 12)}${subject}${by} (bisected).`;
 }
 
 /** Marks for the steps and changes whose run is among the drawn points (others lie outside the view). */
@@ -94,7 +106,8 @@ export function placeMarks(
       title:
         `${LEVELS[level].label} step of ${size} from run #${s.run_id}` +
         `${s.commit ? ` (${s.commit.slice(0, 10)})` : ""}, confirmed by ${confirmedByWords(s.confirmed_by)}; ` +
-        `alert ${s.status}.`,
+        `alert ${s.status}.${culpritWords(s.first_bad_commit)}`,
+      culprit: s.first_bad_commit?.sha.slice(0, 12),
       color: resolved ? color.muted : LEVELS[level].color,
       dashed: false,
       muted: resolved,

@@ -45,6 +45,21 @@ export function useSetThresholds(slug: string) {
   });
 }
 
+/** Set a metric's value range (null: unbounded on that side); audited, enforced at ingest. */
+export function useSetBounds(slug: string) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: ({ metric, min, max }: { metric: string; min: number | null; max: number | null }) =>
+      unwrap(
+        api.PUT("/api/v1/systems/{slug}/metrics/{metric}/bounds", {
+          params: { path: { slug, metric } },
+          body: { min_value: min, max_value: max },
+        }),
+      ),
+    onSuccess: () => client.invalidateQueries({ queryKey: ["admin", "metrics", slug] }),
+  });
+}
+
 /** Name (or forget) the system's repository, so alerts link their commit range. */
 export function useSetRepository(slug: string) {
   const client = useQueryClient();

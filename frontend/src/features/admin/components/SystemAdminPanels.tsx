@@ -4,13 +4,20 @@ import { Filters } from "@/components/ui/Filters";
 import { Section } from "@/components/ui/Page";
 import { Empty, ErrorState, Loading } from "@/components/ui/States";
 import { Table } from "@/components/ui/Table";
-import { useManifest, useMetrics, useSetRepository, useSetThresholds } from "@/features/admin/api/systems";
+import {
+  useManifest,
+  useMetrics,
+  useSetBounds,
+  useSetRepository,
+  useSetThresholds,
+} from "@/features/admin/api/systems";
 import { ThresholdRow } from "@/features/admin/components/ThresholdRow";
 
 /** Per-metric thresholds of one system, each change audited (who and when shown). */
 export function ThresholdsPanel({ slug }: { slug: string }) {
   const metrics = useMetrics(slug);
   const save = useSetThresholds(slug);
+  const saveBounds = useSetBounds(slug);
   return (
     <Section title="Thresholds" testId="admin-thresholds">
       <p className="muted small">
@@ -18,6 +25,7 @@ export function ThresholdsPanel({ slug }: { slug: string }) {
         change is audited.
       </p>
       {save.isError ? <ErrorState error={save.error} /> : null}
+      {saveBounds.isError ? <ErrorState error={saveBounds.error} /> : null}
       {metrics.isPending ? <Loading label="Loading metrics…" /> : null}
       {metrics.isError ? <ErrorState error={metrics.error} onRetry={() => void metrics.refetch()} /> : null}
       {metrics.data && metrics.data.length === 0 ? <Empty title="This system has no metrics yet" /> : null}
@@ -33,10 +41,11 @@ export function ThresholdsPanel({ slug }: { slug: string }) {
           <tbody>
             {metrics.data.map((m) => (
               <ThresholdRow
-                key={`${m.name}-${m.warn_threshold}-${m.fail_threshold}`}
+                key={`${m.name}-${m.warn_threshold}-${m.fail_threshold}-${m.min_value}-${m.max_value}`}
                 metric={m}
-                pending={save.isPending}
+                pending={save.isPending || saveBounds.isPending}
                 onSave={(warn, fail) => save.mutate({ metric: m.name, warn, fail })}
+                onSaveBounds={(min, max) => saveBounds.mutate({ metric: m.name, min, max })}
               />
             ))}
           </tbody>

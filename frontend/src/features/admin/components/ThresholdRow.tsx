@@ -3,20 +3,17 @@ import type { Schemas } from "@/api/types";
 import { Button } from "@/components/ui/Button";
 import { numCell } from "@/components/ui/Table";
 import { formatRelative } from "@/lib/format";
+import { BoundsCell } from "@/features/admin/components/BoundsCell";
 
 interface ThresholdRowProps {
   metric: Schemas["MetricAdmin"];
   pending: boolean;
   onSave: (warn: number, fail: number) => void;
+  onSaveBounds: (min: number | null, max: number | null) => void;
 }
 
-const range = (m: Schemas["MetricAdmin"]) =>
-  m.min_value === null && m.max_value === null
-    ? "any"
-    : `${m.min_value ?? "−∞"} … ${m.max_value ?? "∞"} ${m.unit}`;
-
-/** One metric: its thresholds (editable), value range and who changed them last, when. */
-export function ThresholdRow({ metric: m, pending, onSave }: ThresholdRowProps) {
+/** One metric: its thresholds and value range (editable) and who changed them last, when. */
+export function ThresholdRow({ metric: m, pending, onSave, onSaveBounds }: ThresholdRowProps) {
   const [warn, setWarn] = useState(String(m.warn_threshold));
   const [fail, setFail] = useState(String(m.fail_threshold));
   const w = Number(warn);
@@ -50,10 +47,12 @@ export function ThresholdRow({ metric: m, pending, onSave }: ThresholdRowProps) 
           onChange={(e) => setFail(e.target.value)}
         />
       </td>
-      <td>{range(m)}</td>
+      <td>
+        <BoundsCell metric={m} pending={pending} onSave={onSaveBounds} />
+      </td>
       <td data-testid="threshold-audit">
         {last ? (
-          `${last.by}, ${formatRelative(last.at)}`
+          `${last.by}, ${formatRelative(last.at)}${last.action === "bounds.set" ? " (range)" : ""}`
         ) : (
           <span className="muted">defaults, never changed</span>
         )}

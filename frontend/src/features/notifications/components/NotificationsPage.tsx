@@ -10,11 +10,12 @@ import { useSubscriptions } from "@/features/notifications/api/getSubscriptions"
 import { useSendTest } from "@/features/notifications/api/sendTest";
 import { DeliveryLog } from "@/features/notifications/components/DeliveryLog";
 import styles from "@/features/notifications/components/NotificationsPage.module.css";
+import { MySubscriptionForm } from "@/features/notifications/components/MySubscriptionForm";
 import { SubscriptionForm } from "@/features/notifications/components/SubscriptionForm";
 
 type Subscription = Schemas["SubscriptionRead"];
 
-function SubscriptionItem({ sub }: { sub: Subscription }) {
+function SubscriptionItem({ sub, mine }: { sub: Subscription; mine: boolean }) {
   const test = useSendTest();
   const remove = useDeleteSubscription();
   return (
@@ -24,6 +25,11 @@ function SubscriptionItem({ sub }: { sub: Subscription }) {
         <Badge tone="info" shape="tag">
           {sub.channel}
         </Badge>
+        {sub.owner ? (
+          <Badge tone="muted" shape="tag">
+            {mine ? "yours" : `${sub.owner.replace(/^user:/, "")}'s`}
+          </Badge>
+        ) : null}
         <span className="muted">
           {sub.system}
           {sub.branch ? ` · ${sub.branch}` : " · every branch"} · {(sub.events ?? []).join(", ")} →{" "}
@@ -60,28 +66,30 @@ export function NotificationsPage() {
   const user = useSignedInUser();
   const subs = useSubscriptions(Boolean(user));
   const systems = useNotifySystems();
+  const slugs = (systems.data ?? []).map((s) => s.slug);
   return (
     <Page>
       <PageHeader title="Notifications">
         <p className="muted">
-          A confirmed regression, its recovery and a failed run are sent to each subscription of the system: a
-          webhook (JSON signed with HMAC-SHA256), a Slack channel or an e-mail address. Deliveries are retried
-          with growing waits until the receiver takes them; each has an id that a receiver uses to drop
-          copies.
+          A confirmed regression, its recovery, its first bad commit once a bisection finds it and a failed
+          run are sent to each subscription of the system: a webhook (JSON signed with HMAC-SHA256), a Slack
+          channel or an e-mail address. Deliveries are retried with growing waits until the receiver takes
+          them; each has an id that a receiver uses to drop copies.
         </p>
       </PageHeader>
       {!user ? (
         <Empty title="Sign in to manage notifications" />
       ) : (
         <>
-          <Section title="Add a subscription">
-            {systems.isError ? (
-              <ErrorState error={systems.error} />
-            ) : (
-              <SubscriptionForm systems={(systems.data ?? []).map((s) => s.slug)} />
-            )}
+          <Section title="Subscribe me">
+            {systems.isError ? <ErrorState error={systems.error} /> : <MySubscriptionForm systems={slugs} />}
           </Section>
-          <Section title="Subscriptions" testId="subscriptions">
+          {user.is_admin ? (
+            <Section title="Add a subscription">
+              {systems.isError ? <ErrorState error={systems.error} /> : <SubscriptionForm systems={slugs} />}
+            </Section>
+          ) : null}
+          <Section title={user.is_admin ? "Subscriptions" : "Your subscriptions"} testId="subscriptions">
             {subs.isPending ? (
               <Loading label="Loading subscriptions…" />
             ) : subs.isError ? (
@@ -91,7 +99,7 @@ export function NotificationsPage() {
             ) : (
               <ul className={styles.list}>
                 {subs.data.map((s) => (
-                  <SubscriptionItem key={s.id} sub={s} />
+                  <SubscriptionItem key={s.id} sub={s} mine={s.owner === `user:${user.username}`} />
                 ))}
               </ul>
             )}

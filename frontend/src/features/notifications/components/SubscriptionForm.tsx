@@ -5,15 +5,10 @@ import { Choice } from "@/components/ui/Choice";
 import { ErrorState } from "@/components/ui/States";
 import { useCreateSubscription } from "@/features/notifications/api/createSubscription";
 import styles from "@/features/notifications/components/NotificationsPage.module.css";
+import { EVENTS } from "@/features/notifications/events";
 
 type Channel = Schemas["Channel"];
 type Created = Schemas["SubscriptionCreated"];
-
-const EVENTS = [
-  ["alert.opened", "A confirmed regression"],
-  ["alert.resolved", "Its recovery"],
-  ["run.failed", "A failed run"],
-] as const;
 
 const TARGET: Record<Channel, { label: string; placeholder: string }> = {
   webhook: { label: "Webhook URL", placeholder: "https://ci.example.com/benchdash-hook" },

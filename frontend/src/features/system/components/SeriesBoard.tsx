@@ -24,6 +24,7 @@ export function SeriesBoard({ system, batch, search }: SeriesBoardProps) {
       key={seriesId(s)}
       series={s}
       runs={batch.runs}
+      environment={batch.environment_changes}
       metric={metrics.get(s.metric)}
       system={system.slug}
       branch={batch.branch}

@@ -17,6 +17,8 @@ void trendChart.preload();
 interface SeriesPanelProps {
   series: BatchSeries;
   runs: Batch["runs"];
+  /** The view's environment changes (compiler, kernel, CPU …), marked on every chart. */
+  environment: Batch["environment_changes"];
   metric: Schemas["MetricRead"] | undefined;
   system: string;
   branch: string;
@@ -30,6 +32,7 @@ interface SeriesPanelProps {
 export function SeriesPanel({
   series: s,
   runs,
+  environment,
   metric,
   system,
   branch,
@@ -105,6 +108,7 @@ export function SeriesPanel({
             onPointClick={(runId) => void navigate(`/runs/${runId}`)}
             steps={s.steps}
             changes={s.changes}
+            environment={environment}
             tabbable={false}
           />
           <footer className={styles.foot} data-testid="series-foot">
