@@ -154,12 +154,19 @@ describe("sharedProfiles", () => {
     kind,
   });
 
-  it("lists the benchmarks profiled in both runs with the same kind, by name", () => {
-    const base = [p(1, 7, "encrypt"), p(2, 8, "decrypt"), p(3, 9, "parse", "cpu")];
-    const head = [p(4, 8, "decrypt"), p(5, 7, "encrypt"), p(6, 9, "parse", "instructions"), p(7, 10, "new")];
-    expect(sharedProfiles(base, head).map((s) => [s.benchmarkId, s.benchmark, s.kinds])).toEqual([
-      [8, "decrypt", ["instructions"]],
-      [7, "encrypt", ["instructions"]],
+  it("lists the benchmark and kind pairs profiled in both runs, by name", () => {
+    const base = [p(1, 7, "encrypt"), p(2, 8, "decrypt"), p(3, 9, "parse", "cpu"), p(8, 7, "encrypt", "cpu")];
+    const head = [
+      p(4, 8, "decrypt"),
+      p(5, 7, "encrypt"),
+      p(6, 9, "parse", "instructions"),
+      p(7, 10, "new"),
+      p(9, 7, "encrypt", "cpu"),
+    ];
+    expect(sharedProfiles(base, head).map((s) => [s.key, s.benchmark, s.kind])).toEqual([
+      ["8:instructions", "decrypt", "instructions"],
+      ["7:cpu", "encrypt", "cpu"],
+      ["7:instructions", "encrypt", "instructions"],
     ]);
   });
 

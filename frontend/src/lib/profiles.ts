@@ -158,33 +158,35 @@ interface ProfileSummary {
 }
 
 export interface SharedProfile {
+  /** "benchmarkId:kind", the picker's value (kept in the URL). */
+  key: string;
   benchmarkId: number;
   benchmark: string;
   parameters: Record<string, unknown>;
-  kinds: string[];
+  kind: string;
 }
 
-/** The benchmarks both runs have a profile of (the compare view's choices), in name order. */
+/** The benchmark and kind pairs both runs have a profile of (the compare view's choices), by name. */
 export function sharedProfiles(
   base: readonly ProfileSummary[],
   head: readonly ProfileSummary[],
 ): SharedProfile[] {
-  const headKinds = new Map<number, Set<string>>();
-  for (const p of head)
-    headKinds.set(p.benchmark_id, (headKinds.get(p.benchmark_id) ?? new Set()).add(p.kind));
-  const out = new Map<number, SharedProfile>();
+  const key = (p: ProfileSummary) => `${p.benchmark_id}:${p.kind}`;
+  const inHead = new Set(head.map(key));
+  const out = new Map<string, SharedProfile>();
   for (const p of base) {
-    if (!headKinds.get(p.benchmark_id)?.has(p.kind)) continue;
-    const row = out.get(p.benchmark_id) ?? {
+    const k = key(p);
+    if (!inHead.has(k) || out.has(k)) continue;
+    out.set(k, {
+      key: k,
       benchmarkId: p.benchmark_id,
       benchmark: p.benchmark,
       parameters: p.parameters,
-      kinds: [],
-    };
-    if (!row.kinds.includes(p.kind)) row.kinds.push(p.kind);
-    out.set(p.benchmark_id, row);
+      kind: p.kind,
+    });
   }
   return [...out.values()].sort(
-    (a, b) => a.benchmark.localeCompare(b.benchmark) || a.benchmarkId - b.benchmarkId,
+    (a, b) =>
+      a.benchmark.localeCompare(b.benchmark) || a.benchmarkId - b.benchmarkId || a.kind.localeCompare(b.kind),
   );
 }

@@ -1,10 +1,10 @@
 import { useMemo } from "react";
 import { Link } from "react-router";
 import { FlameLegend } from "@/components/charts/FlameLegend";
+import { flameGraphModule } from "@/components/charts/lazyFlameGraph";
 import { DiffFunctionsTable } from "@/components/profiles/DiffFunctionsTable";
 import styles from "@/components/profiles/Profiles.module.css";
 import { Loading } from "@/components/ui/States";
-import { lazyModule } from "@/hooks/useLazyModule";
 import {
   formatSignedPct,
   formatWeight,
@@ -12,8 +12,6 @@ import {
   type DiffFunction,
   type DiffNode,
 } from "@/lib/profiles";
-
-export const flameGraphModule = lazyModule(() => import("@/components/charts/FlameGraph"));
 
 interface Side {
   id: number;
