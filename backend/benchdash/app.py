@@ -38,6 +38,7 @@ from benchdash.kit.request import RequestGuard
 from benchdash.notify import endpoints as notify_endpoints
 from benchdash.notify import worker as notify_worker
 from benchdash.openapi_links import BenchdashAPI
+from benchdash.profiles import endpoints as profile_endpoints
 from benchdash.results import endpoints as result_endpoints
 from benchdash.runs import endpoints as run_endpoints
 from benchdash.runs import lifecycle, schedule
@@ -55,6 +56,7 @@ ROUTERS = (
     alert_endpoints.router,
     notify_endpoints.router,
     bisect_endpoints.router,
+    profile_endpoints.router,
 )
 
 

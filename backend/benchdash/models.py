@@ -6,6 +6,7 @@ from benchdash.auth.models import ApiToken, User, UserSession
 from benchdash.bisect.models import Bisection, BisectionStep
 from benchdash.db import Base
 from benchdash.notify.models import Delivery, Subscription
+from benchdash.profiles.models import Profile
 from benchdash.results.models import Measurement, Series, SeriesRestart, Verdict
 from benchdash.runs.models import Run, RunEvent
 from benchdash.systems.models import Benchmark, Branch, Metric, System, Testbed
@@ -22,6 +23,7 @@ __all__ = [
     "Delivery",
     "Measurement",
     "Metric",
+    "Profile",
     "Run",
     "RunEvent",
     "Series",

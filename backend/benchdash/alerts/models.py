@@ -55,6 +55,8 @@ class Alert(Base):
     # "change_pct"}]}.
     kind: Mapped[str] = mapped_column(String(10), default="step", server_default="step")
     drift: Mapped[dict[str, Any] | None] = mapped_column(JSONB)
+    # A step's differential profile (profiles.schemas.RootCause), when both runs have one.
+    root_cause: Mapped[dict[str, Any] | None] = mapped_column(JSONB)
     status: Mapped[str] = mapped_column(String(20), default="open")
     opened_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     acknowledged_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))

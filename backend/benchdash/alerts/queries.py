@@ -133,6 +133,7 @@ def list_alerts(
             acknowledged_by=a.acknowledged_by,
             resolved_at=a.resolved_at,
             first_bad_commit=found.get(a.id),
+            root_cause=a.root_cause,
         )
         for a, slug, b, m, branch, testbed, commit, v, good_commit, repo in rows
     ]

@@ -9,6 +9,7 @@ from pydantic import BaseModel, Field
 
 from benchdash.alerts.states import AlertStatus
 from benchdash.kit.validation import SafeStr
+from benchdash.profiles.schemas import RootCause
 from benchdash.regression.model import AlertKind
 
 
@@ -81,6 +82,11 @@ class AlertRead(BaseModel):
     resolved_at: datetime | None
     first_bad_commit: Culprit | None = Field(
         None, description="The exact commit a bisection of the range found (subject, author)."
+    )
+    root_cause: RootCause | None = Field(
+        None,
+        description="A step's differential profile (last good run → first bad run): the "
+        "functions whose cost grew most, when both runs have a profile of the benchmark.",
     )
 
 

@@ -17,6 +17,7 @@ from benchdash.alerts import reruns
 from benchdash.alerts import service as alert_service
 from benchdash.bisect import advance, auto
 from benchdash.config import get_settings
+from benchdash.ingest import profiles
 from benchdash.regression.model import Mode
 from benchdash.results import read as result_read
 from benchdash.results import service as result_service
@@ -28,10 +29,15 @@ from benchdash.runs.states import RunTrigger
 def store(*, session: Session, document: DocumentIn) -> IngestResponse:
     """Ingest `document` in the caller's transaction, then its alerts and re-runs; answer."""
 
+    with_profiles = any(r.profile is not None for r in document.results)
+    if with_profiles:
+        profiles.check(document)
     prepared = result_service.prepare(session=session, document=document)
     if isinstance(prepared, result_service.Prepared):
         alerts = alert_service.open_alerts(session=session, series_ids=prepared.series_ids)
         outcome = result_service.record(session=session, prepared=prepared, open_alerts=alerts)
+        if with_profiles:  # before the alerts: a step's root cause reads them
+            profiles.store(session=session, document=document, prepared=prepared)
     else:
         outcome = prepared  # stored before: its answer, nothing judged again
     system, branch, run = outcome.system, outcome.branch, outcome.run

@@ -8,6 +8,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from benchdash.kit.validation import SafeJson, SafeStr, check_text
+from benchdash.profiles.schemas import ProfileIn
 from benchdash.regression.engine import Level
 from benchdash.regression.model import Stage
 from benchdash.runs.schemas import RunSummary
@@ -58,6 +59,9 @@ class ResultIn(Strict):
         default_factory=dict, description="Parameters that make this variant distinct."
     )
     metrics: list[MetricIn] = Field(min_length=1, max_length=200)
+    profile: ProfileIn | None = Field(
+        None, description="A profile of this benchmark (runners/CONTRACT.md, Profiles)."
+    )
 
     @field_validator("parameters")
     @classmethod
@@ -74,6 +78,16 @@ class ResultIn(Strict):
         if dup:
             raise ValueError(f"metric named twice: {', '.join(sorted(dup))}")
         return metrics
+
+    @model_validator(mode="after")
+    def _profile_explains_a_metric(self) -> ResultIn:
+        names = [m.name for m in self.metrics]
+        if self.profile is not None and self.profile.metric not in (None, *names):
+            raise ValueError(
+                f"profile.metric {self.profile.metric!r} is not a metric of this result "
+                f"(its metrics: {', '.join(names)})"
+            )
+        return self
 
 
 class RunIn(Strict):

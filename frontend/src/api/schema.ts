@@ -407,6 +407,47 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/profiles/diff": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read Profile Diff
+         * @description The differential profile of `base` and `head` (profile ids), or of one benchmark's
+         *     profiles in two runs (`base_run`, `head_run`, `benchmark_id`, optionally `kind`).
+         */
+        get: operations["profiles-read_profile_diff"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/profiles/{profile_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read Profile
+         * @description One profile: its call tree and top 50 functions by self cost, or its folded stacks.
+         */
+        get: operations["profiles-read_profile"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/results": {
         parameters: {
             query?: never;
@@ -523,6 +564,26 @@ export interface paths {
          * @description Server-sent events: a snapshot, then state, progress and log events until the run ends.
          */
         get: operations["runs-read_run_events"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/runs/{run_id}/profiles": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read Run Profiles
+         * @description The run's profiles (one per benchmark variant and kind).
+         */
+        get: operations["profiles-read_run_profiles"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1054,6 +1115,8 @@ export interface components {
             params_key: string;
             /** Resolved At */
             resolved_at: string | null;
+            /** @description A step's differential profile (last good run → first bad run): the functions whose cost grew most, when both runs have a profile of the benchmark. */
+            root_cause?: components["schemas"]["RootCause"] | null;
             /**
              * Run Id
              * @description The step's first bad run.
@@ -1550,6 +1613,50 @@ export interface components {
          */
         DeliveryStatus: "pending" | "sending" | "retrying" | "delivered" | "failed";
         /**
+         * DiffFn
+         * @description A function's self cost in both profiles and its change.
+         */
+        DiffFn: {
+            /** Delta Self */
+            delta_self: number;
+            /** Name */
+            name: string;
+            /**
+             * Pct Of Base Total
+             * @description 100 · delta_self / base total (0 if that is 0).
+             */
+            pct_of_base_total: number;
+            /** Self Base */
+            self_base: number;
+            /** Self Head */
+            self_head: number;
+        };
+        /**
+         * DiffNode
+         * @description A node of the differential tree: head's inclusive value, the change from base.
+         */
+        DiffNode: {
+            /**
+             * Base Value
+             * @description Inclusive in base (0: only in head).
+             */
+            base_value: number;
+            /** Children */
+            children: components["schemas"]["DiffNode"][];
+            /**
+             * Delta
+             * @description Head minus base, inclusive.
+             */
+            delta: number;
+            /** Name */
+            name: string;
+            /**
+             * Value
+             * @description Inclusive in head (0: only in base).
+             */
+            value: number;
+        };
+        /**
          * DocumentIn
          * @description A `benchdash/v1` result document: one run of one system.
          */
@@ -1645,6 +1752,18 @@ export interface components {
             loc: (string | number)[];
             /** Msg */
             msg: string;
+        };
+        /**
+         * Fn
+         * @description A function's self and inclusive cost.
+         */
+        Fn: {
+            /** Inclusive */
+            inclusive: number;
+            /** Name */
+            name: string;
+            /** Self */
+            self: number;
         };
         /**
          * IngestResponse
@@ -1897,6 +2016,20 @@ export interface components {
             /** Warn Threshold */
             warn_threshold: number;
         };
+        /**
+         * Node
+         * @description A call-tree node: its inclusive value, its self value, its callees.
+         */
+        Node: {
+            /** Children */
+            children: components["schemas"]["Node"][];
+            /** Name */
+            name: string;
+            /** Self */
+            self: number;
+            /** Value */
+            value: number;
+        };
         /** Page[RunSummary] */
         Page_RunSummary_: {
             /** Items */
@@ -1932,6 +2065,137 @@ export interface components {
              * @default about:blank
              */
             type: string;
+        };
+        /**
+         * ProfileDetail
+         * @description A profile with its call tree (root "all") and top 50 functions by self cost.
+         */
+        ProfileDetail: {
+            /** Benchmark */
+            benchmark: string;
+            /** Benchmark Id */
+            benchmark_id: number;
+            /** Functions */
+            functions: components["schemas"]["Fn"][];
+            /** Id */
+            id: number;
+            kind: components["schemas"]["ProfileKind"];
+            /**
+             * Metric
+             * @description The metric it explains, when the upload named one.
+             */
+            metric: string | null;
+            /** Parameters */
+            parameters: {
+                [key: string]: unknown;
+            };
+            /** Run Id */
+            run_id: number;
+            /**
+             * Stacks Count
+             * @description How many distinct stacks it holds.
+             */
+            stacks_count: number;
+            /**
+             * Total
+             * @description The sum of all weights.
+             */
+            total: number;
+            tree: components["schemas"]["Node"];
+            /** Unit */
+            unit: string;
+        };
+        /**
+         * ProfileDiff
+         * @description Two profiles of one kind compared: the differential tree and the functions that grew.
+         */
+        ProfileDiff: {
+            base: components["schemas"]["ProfileSummary"];
+            /**
+             * Elsewhere Pct
+             * @description The total change (% of base total) the listed functions do not account for.
+             */
+            elsewhere_pct: number;
+            /**
+             * Functions
+             * @description Top 20 by delta_self, descending.
+             */
+            functions: components["schemas"]["DiffFn"][];
+            head: components["schemas"]["ProfileSummary"];
+            tree: components["schemas"]["DiffNode"];
+        };
+        /**
+         * ProfileIn
+         * @description A profile of one result entry: folded stacks and what their weights count.
+         */
+        ProfileIn: {
+            /**
+             * Format
+             * @description Only folded stacks for now.
+             * @default folded
+             * @constant
+             */
+            format: "folded";
+            /** @description instructions: Callgrind's Ir (exact); cpu: a sampling profile (pprof, perf). */
+            kind: components["schemas"]["ProfileKind"];
+            /**
+             * Metric
+             * @description The metric of this entry that the profile explains (one of its metrics).
+             */
+            metric?: string | null;
+            /**
+             * Stacks
+             * @description Folded stacks: one line per stack, frames root-first separated by ';', one space, a non-negative integer weight. At most 4 MiB, 50,000 lines, 256 frames per stack; frame names 1..1000 characters without ';', line breaks or NUL; weights 0..2^63-1 (and so is their sum).
+             */
+            stacks: string;
+            /**
+             * Unit
+             * @description What a weight counts.
+             * @enum {string}
+             */
+            unit: "instructions" | "nanoseconds" | "samples";
+        };
+        /**
+         * ProfileKind
+         * @description What a profile counts: instructions (Callgrind's Ir, exact) or CPU time (sampled).
+         * @enum {string}
+         */
+        ProfileKind: "instructions" | "cpu";
+        /**
+         * ProfileSummary
+         * @description A stored profile: which run and benchmark, what it counts, its total.
+         */
+        ProfileSummary: {
+            /** Benchmark */
+            benchmark: string;
+            /** Benchmark Id */
+            benchmark_id: number;
+            /** Id */
+            id: number;
+            kind: components["schemas"]["ProfileKind"];
+            /**
+             * Metric
+             * @description The metric it explains, when the upload named one.
+             */
+            metric: string | null;
+            /** Parameters */
+            parameters: {
+                [key: string]: unknown;
+            };
+            /** Run Id */
+            run_id: number;
+            /**
+             * Stacks Count
+             * @description How many distinct stacks it holds.
+             */
+            stacks_count: number;
+            /**
+             * Total
+             * @description The sum of all weights.
+             */
+            total: number;
+            /** Unit */
+            unit: string;
         };
         /**
          * Progress
@@ -2028,6 +2292,40 @@ export interface components {
             parameters?: {
                 [key: string]: string | number | boolean | null;
             };
+            /** @description A profile of this benchmark (runners/CONTRACT.md, Profiles). */
+            profile?: components["schemas"]["ProfileIn"] | null;
+        };
+        /**
+         * RootCause
+         * @description The differential profile of an alert's last good and first bad run.
+         */
+        RootCause: {
+            /** Base Profile Id */
+            base_profile_id: number;
+            /** Base Total */
+            base_total: number;
+            /**
+             * Elsewhere Pct
+             * @description The total change (% of base total) beyond the functions the summary names.
+             */
+            elsewhere_pct: number;
+            /**
+             * Functions
+             * @description At most 10 whose self cost grew, most first.
+             */
+            functions: components["schemas"]["DiffFn"][];
+            /** Head Profile Id */
+            head_profile_id: number;
+            /** Head Total */
+            head_total: number;
+            kind: components["schemas"]["ProfileKind"];
+            /**
+             * Summary
+             * @description e.g. "+9.8 % in relay::crypto::cbc_encrypt, +0.3 % elsewhere"
+             */
+            summary: string;
+            /** Unit */
+            unit: string;
         };
         /**
          * RunCreate
@@ -5298,6 +5596,205 @@ export interface operations {
             };
         };
     };
+    "profiles-read_profile_diff": {
+        parameters: {
+            query?: {
+                /** @description Base profile id. */
+                base?: number | null;
+                /** @description Head profile id. */
+                head?: number | null;
+                /** @description Base run id. */
+                base_run?: number | null;
+                /** @description Head run id. */
+                head_run?: number | null;
+                /** @description The benchmark (variant) id. */
+                benchmark_id?: number | null;
+                kind?: components["schemas"]["ProfileKind"] | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProfileDiff"];
+                };
+            };
+            /** @description Bad request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Invalid input */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+        };
+    };
+    "profiles-read_profile": {
+        parameters: {
+            query?: {
+                /** @description json: tree and top functions; folded: the folded stacks as text. */
+                format?: "json" | "folded";
+            };
+            header?: never;
+            path: {
+                /** @description A profile id. */
+                profile_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The profile */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProfileDetail"];
+                    "text/plain": string;
+                };
+            };
+            /** @description Bad request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Invalid input */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+        };
+    };
     "results-create_result": {
         parameters: {
             query?: never;
@@ -5900,6 +6397,99 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["RunEvents"];
                     "text/event-stream": unknown;
+                };
+            };
+            /** @description Bad request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Invalid input */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+        };
+    };
+    "profiles-read_run_profiles": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A run id. */
+                run_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProfileSummary"][];
                 };
             };
             /** @description Bad request */
@@ -7607,6 +8197,7 @@ type ReadonlyArray<T> = [
 ] extends [
     unknown[]
 ] ? Readonly<Exclude<T, undefined>> : Readonly<Exclude<T, undefined>[]>;
+export const pathsApiV1ProfilesProfile_idGetParametersQueryFormatValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/v1/profiles/{profile_id}"]["get"]["parameters"]["query"]["format"]> = ["json", "folded"];
 export const pathsApiV1SeriesImageFmtGetParametersPathFmtValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/v1/series/image.{fmt}"]["get"]["parameters"]["path"]["fmt"]> = ["svg", "png"];
 export const alertKindValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["AlertKind"]> = ["step", "drift"];
 export const alertReadDirectionValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["AlertRead"]["direction"]> = ["higher_is_better", "lower_is_better"];
@@ -7622,6 +8213,8 @@ export const manifestMetricDirectionValues: ReadonlyArray<FlattenedDeepRequired<
 export const metricAdminDirectionValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["MetricAdmin"]["direction"]> = ["higher_is_better", "lower_is_better"];
 export const metricInDirectionValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["MetricIn"]["direction"]> = ["higher_is_better", "lower_is_better"];
 export const metricReadDirectionValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["MetricRead"]["direction"]> = ["higher_is_better", "lower_is_better"];
+export const profileInUnitValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ProfileIn"]["unit"]> = ["instructions", "nanoseconds", "samples"];
+export const profileKindValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ProfileKind"]> = ["instructions", "cpu"];
 export const runCreateTriggerValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["RunCreate"]["trigger"]> = ["web", "schedule"];
 export const runReportStatusAnyOf0Values: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["RunReport"]["status"]> = ["building", "running", "uploading", "failed", "cancelled", "timed_out"];
 export const runStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["RunStatus"]> = ["queued", "building", "running", "uploading", "completed", "failed", "cancelled", "timed_out"];
