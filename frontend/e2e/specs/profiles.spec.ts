@@ -134,9 +134,9 @@ test.describe("profiles", () => {
     const alert = page.getByTestId("alerts-open").getByTestId("alert");
     await expect(alert).toHaveCount(1);
     const cause = alert.getByTestId("root-cause");
-    await expect(cause.getByTestId("root-cause-summary")).toContainText(`+20 % in ${GROWN}`);
+    await expect(cause.getByTestId("root-cause-summary")).toContainText(`+20.0 % in ${GROWN}`);
     await expect(cause.getByTestId("root-cause-function").first()).toContainText(GROWN);
-    await expect(cause.getByTestId("root-cause-function").first()).toContainText("+20 %");
+    await expect(cause.getByTestId("root-cause-function").first()).toContainText("+20.0 %");
     await cause.getByRole("button", { name: "Show the differential flame graph" }).click();
     await expect(frame(page, "diff-flame-graph", GROWN).locator("rect")).toHaveAttribute(
       "fill",

@@ -128,8 +128,9 @@ describe("formatting", () => {
     expect(formatWeight(310, "samples")).toBe("310 samples");
     expect(formatWeight(3_400_000_000, "instructions")).toBe("3.4G Ir");
     expect(formatSignedPct(9.84)).toBe("+9.8 %");
+    expect(formatSignedPct(20)).toBe("+20.0 %");
     expect(formatSignedPct(-0.3)).toBe("\u22120.3 %");
-    expect(formatSignedPct(0)).toBe("0 %");
+    expect(formatSignedPct(0.02)).toBe("0.0 %");
   });
 
   it("labels a frame with its share and, in a diff, its change against the base", () => {
@@ -137,7 +138,7 @@ describe("formatting", () => {
       "encrypt: 50 samples (25 %)",
     );
     expect(frameLabel({ name: "encrypt", value: 55, delta: 5, base: 50, children: [] }, 200, "samples")).toBe(
-      "encrypt: 55 samples (27.5 %), +5 samples (+10 %) against the base",
+      "encrypt: 55 samples (27.5 %), +5 samples (+10.0 %) against the base",
     );
     expect(frameLabel({ name: "new", value: 5, delta: 5, base: 0, children: [] }, 100, "samples")).toBe(
       "new: 5 samples (5 %), +5 samples (new) against the base",

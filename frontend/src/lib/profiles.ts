@@ -84,11 +84,11 @@ export function formatShare(part: number, total: number): string {
   return `${formatNumber((100 * part) / total)} %`;
 }
 
-/** A signed percentage, "+9.8 %" / "−0.3 %". */
+/** A signed percentage with one decimal, as the API's root-cause summary says it: "+9.8 %", "−0.3 %". */
 export function formatSignedPct(pct: number): string {
   if (!Number.isFinite(pct)) return "—";
-  const text = formatNumber(Math.abs(pct), 2);
-  return pct > 0 ? `+${text} %` : pct < 0 ? `\u2212${text} %` : "0 %";
+  const text = Math.abs(pct).toFixed(1);
+  return text === "0.0" ? "0.0 %" : `${pct > 0 ? "+" : "\u2212"}${text} %`;
 }
 
 /** A signed weight, "+4.1k Ir". */

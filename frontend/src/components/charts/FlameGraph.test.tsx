@@ -38,7 +38,7 @@ describe("FlameGraph", () => {
     expect(figure.getAttribute("aria-label")).toBe("Flame graph");
     expect(frames(figure).map(([name]) => name)).toEqual(["all", "main", "encrypt", "parse"]);
     expect(figure.querySelector("g.frame[name=encrypt] title")?.textContent).toBe(
-      "encrypt: 70 Ir (70 %), +20 Ir (+40 %) against the base",
+      "encrypt: 70 Ir (70 %), +20 Ir (+40.0 %) against the base",
     );
     // Not differential: the library's own palette, none of the diff tokens.
     expect(frames(figure).some(([, fill]) => fill?.includes("--flame"))).toBe(false);

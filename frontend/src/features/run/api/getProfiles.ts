@@ -1,5 +1,7 @@
 import { queryOptions, useQuery } from "@tanstack/react-query";
 import { api, unwrap } from "@/api/client";
+import { ApiError } from "@/api/errors";
+import type { Schemas } from "@/api/types";
 
 /** The run's profiles (one per benchmark variant and kind), without their stacks. */
 export const getRunProfiles = (runId: number) =>
@@ -10,9 +12,17 @@ export const runProfilesQueryOptions = (runId: number) =>
 
 export const useRunProfiles = (runId: number) => useQuery(runProfilesQueryOptions(runId));
 
-/** One profile: its call tree (root "all") and its top functions by self cost. */
-export const getProfile = (profileId: number) =>
-  unwrap(api.GET("/api/v1/profiles/{profile_id}", { params: { path: { profile_id: profileId } } }));
+/** One profile: its call tree (root "all") and its top functions by self cost (JSON, not the folded text). */
+export async function getProfile(profileId: number): Promise<Schemas["ProfileDetail"]> {
+  const profile = await unwrap(
+    api.GET("/api/v1/profiles/{profile_id}", {
+      params: { path: { profile_id: profileId }, query: { format: "json" } },
+    }),
+  );
+  if (typeof profile === "string")
+    throw new ApiError(200, "The API sent the folded text, not the profile's tree");
+  return profile;
+}
 
 // A stored profile never changes: no refetching it.
 export const profileQueryOptions = (profileId: number) =>
