@@ -14,7 +14,7 @@ import pytest
 BACKEND = Path(__file__).resolve().parents[1]
 LINT = str(Path(sys.executable).with_name("lint-imports"))
 VERDICT = re.compile(r" (KEPT|BROKEN)( \(\d+ ignored imports\))?$")
-CONTRACTS = 5  # in pyproject.toml; the runner contract has no package in the copy
+CONTRACTS = 6  # in pyproject.toml; the runner contract has no package in the copy
 
 
 def _lint(package_parent: Path) -> subprocess.CompletedProcess[str]:
@@ -52,6 +52,8 @@ def test_the_real_tree_keeps_every_contract(copy: Path) -> None:
         ("runs/queries.py", "import benchdash.startup", "The read side reaches no entry point"),
         ("regression/engine.py", "import sqlalchemy", "regression engine is pure"),
         ("kit/sql.py", "import benchdash.runs.states", "The house, top to bottom"),
+        ("profiles/service.py", "import benchdash.results.store", "The house, top to bottom"),
+        ("profiles/tree.py", "import sqlalchemy", "differential profiles are pure"),
     ],
 )
 def test_a_deliberate_violation_breaks_its_contract(

@@ -8,6 +8,7 @@ an upload's assessments decided; re-runs of runner-executed systems are in `aler
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from typing import Any
 
 from sqlalchemy import select, text, update
 from sqlalchemy.dialects.postgresql import insert
@@ -20,6 +21,7 @@ from benchdash.kit.arrays import typed_text
 from benchdash.kit.errors import Conflict, NotFound
 from benchdash.notify import outbox
 from benchdash.notify.states import Event
+from benchdash.profiles import service as profile_service
 from benchdash.regression.model import Action, AlertDecision, AlertKind, OpenAlert, Stage
 from benchdash.results import store
 from benchdash.results.judge import Judged
@@ -128,6 +130,7 @@ def open_step(
             ],
         }
     series = session.get_one(Series, series_id)
+    root_cause = _root_cause(session, decision, series)
     opened = session.execute(
         insert(Alert)
         .values(
@@ -147,6 +150,7 @@ def open_step(
             confirmed_by=decision.confirmed_by,
             kind=decision.kind,
             drift=drift,
+            root_cause=root_cause,
             status=AlertStatus.OPEN,
             opened_at=utcnow(),
         )
@@ -164,7 +168,23 @@ def open_step(
             "run_id": decision.first_bad_run_id,
             "commit": decision.first_bad_commit,
         }
+        if root_cause is not None:
+            facts["root_cause"] = root_cause["summary"]
         _notify(session, Event.ALERT_OPENED, series, facts)
+
+
+def _root_cause(session: Session, decision: AlertDecision, series: Series) -> dict[str, Any] | None:
+    """A step's differential profile (last good run → first bad run), when both have one."""
+    if decision.kind != AlertKind.STEP or decision.last_good_run_id is None:
+        return None
+    assert decision.first_bad_run_id is not None
+    return profile_service.root_cause(
+        session=session,
+        base_run_id=decision.last_good_run_id,
+        head_run_id=decision.first_bad_run_id,
+        benchmark_id=series.benchmark_id,
+        metric_id=series.metric_id,
+    )
 
 
 def apply(*, session: Session, run: Run, judged: Sequence[Judged]) -> None:

@@ -9,7 +9,8 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
-from sqlalchemy import text
+from sqlalchemy import event, text
+from sqlalchemy.engine import Connection
 from sqlalchemy.orm import Session
 
 from tests.fixtures.factories import auth, document, metric, row_counts, token
@@ -137,3 +138,30 @@ def test_a_document_without_profiles_is_unchanged(client: TestClient, session: S
     assert r.status_code == 201, r.text
     assert _profiles(session) == []
     assert r.json()["verdicts"][0]["metric"] == "instructions"
+
+
+def test_a_profile_costs_one_statement_and_a_document_without_none(
+    client: TestClient, session: Session, connection: Connection
+) -> None:
+    up = auth(token(session, "relay"))
+    assert client.post("/api/v1/results", json=profiled(at=0), headers=up).status_code == 201
+    statements: list[str] = []
+
+    def count(*args: Any) -> None:
+        statements.append(args[2])
+
+    def upload(doc: dict[str, Any]) -> int:
+        statements.clear()
+        event.listen(connection, "before_cursor_execute", count)
+        try:
+            assert client.post("/api/v1/results", json=doc, headers=up).status_code == 201
+        finally:
+            event.remove(connection, "before_cursor_execute", count)
+        return len(statements)
+
+    plain = profiled(at=1)
+    del plain["results"][0]["profile"]
+    without = upload(plain)
+    assert not any("INSERT INTO profile" in s for s in statements)
+    with_profile = upload(profiled(at=2))
+    assert with_profile == without + 1, statements
