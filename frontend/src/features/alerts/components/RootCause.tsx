@@ -50,7 +50,11 @@ export function RootCause({ cause }: { cause: RootCauseData }) {
       <Button variant="link" aria-expanded={open} onClick={() => setOpen(!open)}>
         {open ? "Hide the differential flame graph" : "Show the differential flame graph"}
       </Button>
-      {open ? <DiffGraph cause={cause} /> : null}
+      {open ? (
+        <div className={styles.diff}>
+          <DiffGraph cause={cause} />
+        </div>
+      ) : null}
     </div>
   );
 }
