@@ -25,4 +25,16 @@ export const color = {
   ok: "var(--ok)",
 } as const;
 
+/** Differential flame graph fills: unchanged, then grew (red) and shrank (blue) by strength 1..4. */
+export const flameColor = {
+  same: "var(--flame-same)",
+  grew: ["var(--flame-grew-1)", "var(--flame-grew-2)", "var(--flame-grew-3)", "var(--flame-grew-4)"],
+  shrank: [
+    "var(--flame-shrank-1)",
+    "var(--flame-shrank-2)",
+    "var(--flame-shrank-3)",
+    "var(--flame-shrank-4)",
+  ],
+} as const;
+
 export type ColorToken = (typeof color)[keyof typeof color];

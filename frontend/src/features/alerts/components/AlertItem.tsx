@@ -9,6 +9,7 @@ import { StatusBadge } from "@/components/ui/VerdictBadge";
 import { formatParameters, formatRelative, shortCommit } from "@/lib/format";
 import styles from "@/features/alerts/components/AlertItem.module.css";
 import { BisectionPanel } from "@/features/alerts/components/BisectionPanel";
+import { RootCause } from "@/features/alerts/components/RootCause";
 
 interface AlertItemProps {
   alert: Schemas["AlertRead"];
@@ -92,6 +93,7 @@ export function AlertItem({ alert: a, signedIn, pending, onAcknowledge }: AlertI
           {a.first_bad_commit.subject}” by {a.first_bad_commit.author}
         </p>
       ) : null}
+      {a.root_cause ? <RootCause cause={a.root_cause} /> : null}
       <div className={styles.foot}>
         <History alert={a} />
         {a.status !== "open" ? null : signedIn ? (

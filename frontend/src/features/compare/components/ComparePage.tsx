@@ -5,6 +5,7 @@ import { Empty, ErrorState, Loading } from "@/components/ui/States";
 import { useComparison } from "@/features/compare/api/getComparison";
 import { useRunChoices } from "@/features/compare/api/getRunChoices";
 import { useSystemNames } from "@/features/compare/api/getSystemNames";
+import { CompareProfiles } from "@/features/compare/components/CompareProfiles";
 import { ComparisonView } from "@/features/compare/components/ComparisonView";
 import { RunPicker } from "@/features/compare/components/RunPicker";
 import type { CompareSearch } from "@/features/compare/hooks/useCompareSearch";
@@ -58,7 +59,10 @@ export function ComparePage({ search, onSearch }: ComparePageProps) {
       ) : comparison.isError ? (
         <ErrorState error={comparison.error} onRetry={() => void comparison.refetch()} />
       ) : (
-        <ComparisonView comparison={comparison.data} />
+        <>
+          <ComparisonView comparison={comparison.data} />
+          <CompareProfiles base={base} head={search.head} />
+        </>
       )}
     </Page>
   );

@@ -10,6 +10,7 @@ import { AcceptChangeDialog } from "@/features/run/components/AcceptChangeDialog
 import { EnvironmentChange } from "@/features/run/components/EnvironmentChange";
 import { LiveRun } from "@/features/run/components/LiveRun";
 import { MeasurementTable } from "@/features/run/components/MeasurementTable";
+import { ProfilesPanel } from "@/features/run/components/ProfilesPanel";
 import { RerunOf, RerunsPanel } from "@/features/run/components/RerunsPanel";
 import { RunAlerts } from "@/features/run/components/RunAlerts";
 import { RunHeader } from "@/features/run/components/RunHeader";
@@ -65,6 +66,7 @@ export function RunPage({ runId, view, onView }: RunPageProps) {
           accepted={accepted}
         />
       ) : null}
+      {isActiveRun(data.status) ? null : <ProfilesPanel runId={runId} />}
       <AcceptChangeDialog
         key={accepting?.measurement_id ?? "closed"}
         run={data}
