@@ -3,7 +3,7 @@
 // deliberate violation (or a legal twin) linted as if it were a file at the given path.
 import { ESLint } from "eslint";
 import stylelint from "stylelint";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 
 const eslint = new ESLint({ cwd: new URL("..", import.meta.url).pathname });
 
@@ -11,6 +11,10 @@ async function ruleIds(filePath: string, code: string): Promise<string[]> {
   const [result] = await eslint.lintText(code, { filePath });
   return (result?.messages ?? []).map((m) => m.ruleId ?? `fatal: ${m.message}`);
 }
+
+// The first lint builds ESLint's type-aware program (seconds, more on a busy machine): these
+// cases check what the rules say, not how fast they say it.
+vi.setConfig({ testTimeout: 60_000 });
 
 describe("ESLint boundaries", () => {
   it("stops a feature importing another feature, and lets it import its own modules", async () => {

@@ -26,6 +26,7 @@ def agents(
     system: str = "selftest",
     env: dict[str, str] | None = None,
     host: str = "it-host",
+    repo: Path = ROOT,
 ) -> Iterator[list[subprocess.Popen[bytes]]]:
     """`count` agents of `system` on one host id, each with its own work directory."""
     procs = []
@@ -38,7 +39,7 @@ def agents(
                     "--system",
                     system,
                     "--repo",
-                    str(ROOT),
+                    str(repo),
                     "--api",
                     api.url,
                     "--token",
