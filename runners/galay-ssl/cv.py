@@ -14,13 +14,13 @@ Everything it starts ends with it; the Callgrind files stay in DIR.
 from __future__ import annotations
 
 import argparse
-import statistics
 import sys
 import tomllib
 from pathlib import Path
 
 import galay_instructions as gi
 
+from benchdash_runner import variation
 from benchdash_runner.processes import Processes
 
 HERE = Path(__file__).resolve().parent
@@ -30,11 +30,6 @@ COLUMNS = (
     ("estimated_cycles_per_request", "est. cycles / round trip", "{:.1f}"),
     ("qps", "wall clock: round trips/s", "{:.0f}"),
 )
-
-
-def cv(values: list[float]) -> float:
-    """Coefficient of variation in percent (0 for identical values)."""
-    return 100 * statistics.stdev(values) / statistics.mean(values) if len(values) > 1 else 0.0
 
 
 def main() -> int:
@@ -60,14 +55,7 @@ def main() -> int:
                 row.setdefault("qps", []).append(gi.native(procs, BUILD, out, params)["qps"])
     finally:
         procs.stop_all()
-    print(f"\n{args.runs} runs; CV = stdev / mean of the per-run figures\n")
-    print("| scenario | " + " | ".join(f"{title} | CV" for _, title, _ in COLUMNS) + " |")
-    print("|---|" + "---:|---:|" * len(COLUMNS))
-    for name, row in table.items():
-        cells = [
-            f"{fmt.format(statistics.mean(row[k]))} | {cv(row[k]):.4f} %" for k, _, fmt in COLUMNS
-        ]
-        print(f"| `{name}` | " + " | ".join(cells) + " |")
+    variation.print_table(table, COLUMNS, args.runs)
     return 0
 
 

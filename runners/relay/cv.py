@@ -28,6 +28,7 @@ import relay_callgrind
 
 from benchdash_runner.adapters import criterion as criterion_adapter
 from benchdash_runner.adapters import gungraun as gungraun_adapter
+from benchdash_runner.variation import cv
 
 HERE = Path(__file__).resolve().parent
 CRATE = HERE.parents[1] / "systems" / "relay"
@@ -66,11 +67,6 @@ def criterion_run(env: dict[str, str], ids: list[str], home: Path, log: Path, ta
         if full_id in ids:
             time = next(m for m in result["metrics"] if m["name"] == "time")
             table.setdefault(full_id, {}).setdefault("time", []).append(time["value"])
-
-
-def cv(values: list[float]) -> float:
-    """Coefficient of variation in percent (0 for identical values)."""
-    return 100 * statistics.stdev(values) / statistics.mean(values) if len(values) > 1 else 0.0
 
 
 def print_table(ids: list[str], table: Table, runs: int) -> None:

@@ -17,7 +17,6 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import os
-import statistics
 import subprocess
 import sys
 import tomllib
@@ -27,7 +26,7 @@ import driver
 import uvhttp_bench as bench
 import uvhttp_instructions as ui
 
-from benchdash_runner import serverpair
+from benchdash_runner import serverpair, variation
 from benchdash_runner.processes import Processes
 
 HERE = Path(__file__).resolve().parent
@@ -37,11 +36,6 @@ COLUMNS = (
     ("estimated_cycles_per_request", "est. cycles / request", "{:.1f}"),
     ("requests_per_second", "wall clock: wrk req/s", "{:.0f}"),
 )
-
-
-def cv(values: list[float]) -> float:
-    """Coefficient of variation in percent (0 for identical values)."""
-    return 100 * statistics.stdev(values) / statistics.mean(values) if len(values) > 1 else 0.0
 
 
 def wrk_rps(procs: Processes, binary: Path, out: Path, name: str, seconds: float) -> float:
@@ -93,14 +87,7 @@ def main() -> int:
                 row.setdefault("requests_per_second", []).append(rps)
     finally:
         procs.stop_all()
-    print(f"\n{args.runs} runs; CV = stdev / mean of the per-run figures\n")
-    print("| scenario | " + " | ".join(f"{title} | CV" for _, title, _ in COLUMNS) + " |")
-    print("|---|" + "---:|---:|" * len(COLUMNS))
-    for name, row in table.items():
-        cells = [
-            f"{fmt.format(statistics.mean(row[k]))} | {cv(row[k]):.4f} %" for k, _, fmt in COLUMNS
-        ]
-        print(f"| `{name}` | " + " | ".join(cells) + " |")
+    variation.print_table(table, COLUMNS, args.runs)
     return 0
 
 
