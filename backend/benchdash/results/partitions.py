@@ -26,6 +26,7 @@ log = logging.getLogger("benchdash")
 AHEAD_MONTHS = 3
 _LOCK_KEY = 0x6D65_6173  # "meas": one maintainer of the partitions at a time
 _MISSING = text("SELECT n FROM unnest(CAST(:names AS text[])) AS n WHERE to_regclass(n) IS NULL")
+_LOCK_TIMEOUT = text("SELECT set_config('lock_timeout', :v, true)")
 _IN_DEFAULT = text(
     "SELECT EXISTS (SELECT 1 FROM measurement_default WHERE started_at >= :lo AND started_at < :hi)"
 )
@@ -61,10 +62,20 @@ class Month:
 
 
 def ensure(
-    *, session: Session, now: datetime, ahead: int = AHEAD_MONTHS, first: datetime | None = None
+    *,
+    session: Session,
+    now: datetime,
+    ahead: int = AHEAD_MONTHS,
+    first: datetime | None = None,
+    lock_timeout_ms: int = 500,
 ) -> list[str]:
     """Create the missing partitions from `first`'s month (default: `now`'s) to `ahead`
-    months after `now`'s; returns the names created. Flushes nothing else; the caller commits.
+    months after `now`'s; returns the names created. The caller commits.
+
+    Creating a partition locks `measurement` and the tables its foreign keys name (run,
+    series, ...) against writes: an upload in flight holds it back, and while it waits every
+    new upload would queue behind it. So it waits `lock_timeout_ms` at most, and a month not
+    made now is made at the next call (months are made `ahead` of their rows).
     """
     lo, hi = Month.of(first or now), Month.of(now).plus(ahead)
     wanted = [lo.plus(i) for i in range((hi.year - lo.year) * 12 + hi.month - lo.month + 1)]
@@ -73,6 +84,8 @@ def ensure(
         return []  # the usual case: no lock, no DDL
     session.execute(text("SELECT pg_advisory_xact_lock(:k)"), {"k": _LOCK_KEY})
     created = []
+    saved = session.scalar(text("SELECT current_setting('lock_timeout')"))
+    session.execute(_LOCK_TIMEOUT, {"v": f"{lock_timeout_ms}ms"})
     for name in session.scalars(_MISSING, {"names": list(by_name)}).all():
         month = by_name[name]
         bounds = {"lo": month.start, "hi": month.plus(1).start}
@@ -92,6 +105,7 @@ def ensure(
             log.warning("partition %s not created: %s", name, str(e.orig).strip())
             continue
         created.append(name)
+    session.execute(_LOCK_TIMEOUT, {"v": saved})
     if created:
         log.info("created partitions %s", ", ".join(created))
     return created

@@ -4,10 +4,12 @@ series read across partitions."""
 
 from __future__ import annotations
 
+import time
 from datetime import UTC, datetime
 
 from fastapi.testclient import TestClient
 from sqlalchemy import text
+from sqlalchemy.engine import Engine
 from sqlalchemy.orm import Session
 
 from benchdash.results import partitions
@@ -98,3 +100,17 @@ def test_a_month_with_rows_in_the_default_is_left_there(
     assert dict(session.execute(_WHERE).all()) == {
         datetime(2033, 6, 15, tzinfo=UTC): "measurement_default"
     }
+
+
+def test_ensure_gives_up_behind_an_upload_in_flight(engine: Engine, session: Session) -> None:
+    now = datetime(2034, 1, 1, tzinfo=UTC)
+    before = session.scalar(text("SELECT current_setting('lock_timeout')"))
+    with engine.connect() as other:
+        upload = other.begin()  # holds series as an ingest transaction does
+        other.execute(text("LOCK TABLE series IN ROW EXCLUSIVE MODE"))
+        t0 = time.monotonic()
+        assert partitions.ensure(session=session, now=now, ahead=0, lock_timeout_ms=200) == []
+        assert time.monotonic() - t0 < 3
+        upload.rollback()
+    assert session.scalar(text("SELECT current_setting('lock_timeout')")) == before
+    assert partitions.ensure(session=session, now=now, ahead=0) == ["measurement_y2034m01"]
