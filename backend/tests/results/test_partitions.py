@@ -5,14 +5,14 @@ series read across partitions."""
 from __future__ import annotations
 
 import time
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 
 from fastapi.testclient import TestClient
 from sqlalchemy import text
 from sqlalchemy.engine import Engine
 from sqlalchemy.orm import Session
 
-from benchdash.results import partitions
+from benchdash.results import history, partitions
 from benchdash.results.partitions import Month
 from tests.fixtures.factories import auth, document, metric, token
 
@@ -114,3 +114,23 @@ def test_ensure_gives_up_behind_an_upload_in_flight(engine: Engine, session: Ses
         upload.rollback()
     assert session.scalar(text("SELECT current_setting('lock_timeout')")) == before
     assert partitions.ensure(session=session, now=now, ahead=0) == ["measurement_y2034m01"]
+
+
+def test_history_reaches_past_the_recent_months_when_they_hold_too_few(
+    client: TestClient, session: Session
+) -> None:
+    headers = auth(token(session, "uvhttp"))
+    for k in range(8):  # one upload a month: 120 days hold 4 of them
+        doc = document(metric(samples=[100.0 + k] * 5), at=k * 30 * 24 * 60)
+        assert client.post("/api/v1/results", json=doc, headers=headers).status_code == 201
+    b, m, branch, testbed, last = session.execute(
+        text("SELECT s.benchmark_id, s.metric_id, s.branch_id, s.testbed_id, max(r.started_at) "
+             "FROM series s JOIN measurement x ON x.series_id = s.id JOIN run r ON r.id = x.run_id "
+             "GROUP BY s.id")
+    ).one()  # fmt: skip
+    for limit in (3, 6, 20):
+        points = history.recent_points(
+            session=session, branch_id=branch, testbed_id=testbed, keys=[(b, m)],
+            before=(last + timedelta(days=1), 0), limit=limit,
+        )[(b, m)]  # fmt: skip
+        assert [p.value for p in points] == [100.0 + k for k in range(8)][-limit:]
