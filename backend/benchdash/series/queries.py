@@ -26,6 +26,8 @@ from benchdash.regression.model import Stage
 from benchdash.series import batch_shape
 from benchdash.series.service import KEEP_LEVELS
 
+# A run's measurements carry its start (the partition key): one month looked in per run, a
+# lookup each (as EXISTS, PostgreSQL hashed every month's rows instead).
 _VIEWS = text(
     """SELECT t.name, r.profile, count(*), max(r.started_at),
         (SELECT count(*) FROM series s WHERE s.system_id = sy.id AND s.branch_id = br.id
@@ -33,7 +35,8 @@ _VIEWS = text(
     FROM run r JOIN system sy ON sy.id = r.system_id JOIN branch br ON br.id = r.branch_id
     JOIN testbed t ON t.id = r.testbed_id
     WHERE sy.slug = :system AND br.name = :branch AND r.accepted
-      AND EXISTS (SELECT 1 FROM measurement m WHERE m.run_id = r.id)
+      AND (SELECT 1 FROM measurement m WHERE m.run_id = r.id
+          AND m.started_at = r.started_at LIMIT 1) IS NOT NULL
     GROUP BY sy.id, br.id, t.id, t.name, r.profile
     ORDER BY max(r.started_at) DESC, count(*) DESC, t.name, r.profile NULLS FIRST"""
 )
