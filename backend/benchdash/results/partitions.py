@@ -21,11 +21,15 @@ from sqlalchemy import text
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.orm import Session
 
+from benchdash.kit.arrays import typed_text
+
 log = logging.getLogger("benchdash")
 
 AHEAD_MONTHS = 3
 _LOCK_KEY = 0x6D65_6173  # "meas": one maintainer of the partitions at a time
-_MISSING = text("SELECT n FROM unnest(CAST(:names AS text[])) AS n WHERE to_regclass(n) IS NULL")
+_MISSING = typed_text(
+    "SELECT n FROM unnest(CAST(:names AS text[])) AS n WHERE to_regclass(n) IS NULL"
+)
 _LOCK_TIMEOUT = text("SELECT set_config('lock_timeout', :v, true)")
 _IN_DEFAULT = text(
     "SELECT EXISTS (SELECT 1 FROM measurement_default WHERE started_at >= :lo AND started_at < :hi)"
