@@ -7,7 +7,8 @@ STAMP := $(VENV)/.installed
 
 # `make check`: the edit-test loop (lint, types, unit suites); `make test`: everything.
 .PHONY: up down deps-up deps-test install check test lint test-backend test-runners test-integration \
-	test-suites test-systems test-frontend test-fuzz test-flaky test-compose bench clean-data
+	test-suites test-systems test-frontend test-fuzz test-flaky test-compose bench bench-bigread \
+	clean-data
 
 # What a fresh machine lacks is installed (as root) or named with the command to run.
 deps-up:
@@ -115,6 +116,11 @@ bench: install
 	$(PY) backend/bench/ingest.py
 	$(PY) backend/bench/series.py
 	$(PY) backend/bench/reads.py --reuse --trace-gc
+
+# 1,000-point reads with 20,000,000 measurements in monthly partitions, COPY-loaded (~11 GB,
+# half an hour on 2 cores). BIGREAD_ARGS="--reuse": read the database loaded before; "--drop".
+bench-bigread: install
+	$(PY) backend/bench/bigread.py $(BIGREAD_ARGS)
 
 clean-data:
 	rm -rf .data

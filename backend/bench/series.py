@@ -19,6 +19,7 @@ from datetime import UTC, datetime, timedelta
 
 import httpx
 import psycopg
+from _months import ensure_months
 from _server import api, embedded_stopped_after, scratch_database
 
 
@@ -30,6 +31,8 @@ def _level(measurement_id: int) -> str:
 def load(url: str, runs: int, series: int) -> None:
     """COPY `runs` runs × `series` measurements (with verdicts) into an empty schema."""
     t0 = time.perf_counter()
+    first = datetime(2020, 1, 1, tzinfo=UTC)
+    ensure_months(url, first, first + timedelta(hours=runs))  # before any write: it locks them
     with psycopg.connect(url) as conn:
         conn.execute(
             "INSERT INTO system (id, slug, name, created_at) VALUES (1, 'big', 'big', now())"
@@ -75,11 +78,12 @@ def load(url: str, runs: int, series: int) -> None:
                     level = _level(mid)
                     cp.write_row((mid, r, b, 1, b, t, v, [v], 1, v, v, 0.0, v, v, 0.0, 0, level))
         with conn.cursor().copy(
-            "COPY verdict (measurement_id, level, baseline_value, baseline_run_ids, "
+            "COPY verdict (measurement_id, started_at, level, baseline_value, baseline_run_ids, "
             "warn_threshold, fail_threshold, explanation) FROM STDIN"
         ) as cp:
             for m in range(1, mid + 1):
-                cp.write_row((m, _level(m), 100.0, [], 5.0, 10.0, ""))
+                t = (start + timedelta(hours=(m - 1) // series + 1)).isoformat()
+                cp.write_row((m, t, _level(m), 100.0, [], 5.0, 10.0, ""))
         del buf
         for seq, table in (("run_id_seq", "run"), ("measurement_id_seq", "measurement")):
             conn.execute(f"SELECT setval('{seq}', (SELECT max(id) FROM {table}))")

@@ -41,6 +41,7 @@ from benchdash.notify import worker as notify_worker
 from benchdash.openapi_links import BenchdashAPI
 from benchdash.profiles import endpoints as profile_endpoints
 from benchdash.results import endpoints as result_endpoints
+from benchdash.results import partitions
 from benchdash.runs import endpoints as run_endpoints
 from benchdash.runs import lifecycle, schedule
 from benchdash.series import endpoints as series_endpoints
@@ -155,10 +156,19 @@ def settle_reruns() -> int:
         return settled + bisect_advance.advance_pending(session=session)
 
 
+def ensure_partitions() -> list[str]:
+    """Create `measurement`'s partitions for the coming months (any replica may do it)."""
+    with transaction() as session:
+        return partitions.ensure(session=session, now=utcnow())
+
+
 def flush_token_usage() -> int:
     """Write the tokens' `last_used_at` in a transaction of its own."""
     with transaction() as session:
         return usage.flush(session)
+
+
+PARTITIONS_S = 3600  # months are created 3 ahead: an hourly look is plenty
 
 
 async def _every(seconds: float, job: Callable[[], object], name: str) -> None:
@@ -184,6 +194,7 @@ async def lifespan(_: FastAPI) -> AsyncIterator[None]:
         tasks.append(
             asyncio.create_task(_every(settings.reaper_interval_s, settle_reruns, "re-runs"))
         )
+        tasks.append(asyncio.create_task(_every(PARTITIONS_S, ensure_partitions, "partitions")))
         if settings.schedule_grace_s > 0:
             tasks.append(
                 asyncio.create_task(_every(settings.reaper_interval_s, schedule_once, "schedule"))

@@ -65,11 +65,15 @@ def migrate(wait_s: float = 0) -> None:
 
 
 def bootstrap() -> None:
-    """The admin user and the agents' token from the environment (first start)."""
+    """The months ahead of `measurement`'s partitions; the admin user and the agents' token from
+    the environment (first start)."""
     settings = get_settings()
     from benchdash.auth import service as auth_service
-    from benchdash.db import transaction
+    from benchdash.db import transaction, utcnow
+    from benchdash.results import partitions
 
+    with transaction() as session:
+        partitions.ensure(session=session, now=utcnow())
     with transaction() as session:
         if settings.admin_password:
             auth_service.ensure_user(

@@ -86,3 +86,57 @@ def test_0006_copies_each_verdict_level_and_stage_onto_its_measurement(engine: E
             assert "INCLUDE (id, value, level, stage)" in str(index)
         migrate(scratch, "0005", down=True)
         assert "level" not in {c["name"] for c in inspect(scratch).get_columns("measurement")}
+
+
+_PARTITION = "0016"
+
+
+def _stored(scratch: Engine) -> list[tuple[object, ...]]:
+    with scratch.connect() as conn:
+        return conn.execute(
+            text(
+                "SELECT m.id, m.run_id, m.value, m.started_at, v.level, v.stage "
+                "FROM measurement m JOIN verdict v ON v.measurement_id = m.id ORDER BY m.id"
+            )
+        ).all()
+
+
+def test_0016_partitions_measurement_and_carries_its_rows_both_ways(engine: Engine) -> None:
+    with scratch_database(engine, "mig16") as scratch:
+        migrate(scratch, f"{_PARTITION}-1")
+        with scratch.begin() as conn:
+            for statement in _TWO_POINTS:
+                conn.execute(text(statement))
+            conn.execute(text("UPDATE run SET started_at = '2024-03-05' WHERE id = 1"))
+            conn.execute(text("UPDATE measurement SET started_at = '2024-03-05' WHERE id = 1"))
+        before = _stored(scratch)
+        migrate(scratch, _PARTITION)
+        assert _stored(scratch) == before
+        with scratch.begin() as conn:
+            kind = conn.scalar(text("SELECT relkind FROM pg_class WHERE relname = 'measurement'"))
+            assert kind == "p"
+            placed = conn.execute(
+                text("SELECT id, CAST(tableoid AS regclass)::text FROM measurement ORDER BY id")
+            ).all()
+            assert placed[0] == (1, "measurement_y2024m03")
+            assert placed[1][1].startswith("measurement_y20")
+            pk = conn.scalar(
+                text("SELECT pg_get_constraintdef(oid) FROM pg_constraint WHERE conname = :n"),
+                {"n": "pk_measurement"},
+            )
+            assert pk == "PRIMARY KEY (id, started_at)"
+            # the id sequence moved with the column (dropping the old table kept it)
+            seq = conn.scalar(text("SELECT pg_get_serial_sequence('measurement', 'id')"))
+            assert seq == "public.measurement_id_seq"
+            # the verdict's foreign key holds: deleting a measurement deletes its verdict
+            conn.execute(text("DELETE FROM measurement WHERE id = 2"))
+            assert conn.scalar(text("SELECT count(*) FROM verdict")) == 1
+        migrate(scratch, f"{_PARTITION}-1", down=True)
+        assert _stored(scratch) == before[:1]
+        with scratch.connect() as conn:
+            kind = conn.scalar(text("SELECT relkind FROM pg_class WHERE relname = 'measurement'"))
+            assert kind == "r"
+            assert conn.scalar(text("SELECT to_regclass('measurement_default')")) is None
+        assert "started_at" not in {c["name"] for c in inspect(scratch).get_columns("verdict")}
+        migrate(scratch, _PARTITION)
+        assert _stored(scratch) == before[:1]

@@ -9,9 +9,11 @@ its verdict's. The series of a whole document are looked up together by joining 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from datetime import datetime
+from datetime import datetime, timedelta
+from typing import Any
 
 import orjson
+from sqlalchemy import TextClause
 from sqlalchemy.orm import Session
 
 from benchdash.kit.arrays import typed_text
@@ -19,8 +21,13 @@ from benchdash.regression.model import Point, Stage
 
 SeriesKey = tuple[int, int]  # (benchmark_id, metric_id)
 
-_HISTORY = typed_text(
-    """
+# `measurement` is partitioned by month: unbounded below, a series' newest points are looked
+# for in every month (each partition's index entered, planned, for each series). The last
+# RECENT_DAYS hold them for a series run often enough; only the series they do not fill are
+# read again without the bound (the same answer either way). The upper bound, implied by the
+# row comparison, is spelled out: PostgreSQL prunes on it, not on the row.
+RECENT_DAYS = 120
+_HISTORY = """
     SELECT k.b AS benchmark_id, k.m AS metric_id, h.points
     FROM unnest(CAST(:benchmarks AS int[]), CAST(:metrics AS int[])) AS k(b, m)
     JOIN LATERAL (
@@ -37,7 +44,7 @@ _HISTORY = typed_text(
             SELECT m.run_id, m.value, m.samples, r.commit, m.stage, m.started_at,
                    m.run_id = ANY(s.restarts) AS restart
             FROM measurement m JOIN run r ON r.id = m.run_id
-            WHERE m.series_id = s.id AND r.accepted
+            WHERE m.series_id = s.id AND r.accepted {since} AND m.started_at <= :started_at
               AND (m.started_at, m.run_id) < (:started_at, :run_id)
             ORDER BY m.started_at DESC, m.run_id DESC
             LIMIT :limit
@@ -45,7 +52,8 @@ _HISTORY = typed_text(
     ) AS h
     WHERE h.points IS NOT NULL
     """
-)
+_RECENT = typed_text(_HISTORY.replace("{since}", "AND m.started_at >= :since"))
+_ALL = typed_text(_HISTORY.replace("{since}", ""))
 
 
 def recent_points(
@@ -60,17 +68,27 @@ def recent_points(
     """The newest `limit` accepted points of each series before `before`, oldest first."""
     if not keys:
         return {}
+    params = {
+        "branch": branch_id,
+        "testbed": testbed_id,
+        "started_at": before[0],
+        "run_id": before[1],
+        "limit": limit,
+        "since": before[0] - timedelta(days=RECENT_DAYS),
+    }
+    found = _points(session, _RECENT, keys, params)
+    short = [k for k in keys if len(found.get(k, ())) < limit]
+    if short:
+        found.update(_points(session, _ALL, short, params))
+    return found
+
+
+def _points(
+    session: Session, query: TextClause, keys: Sequence[SeriesKey], params: dict[str, Any]
+) -> dict[SeriesKey, list[Point]]:
     rows = session.execute(
-        _HISTORY,
-        {
-            "benchmarks": [k[0] for k in keys],
-            "metrics": [k[1] for k in keys],
-            "branch": branch_id,
-            "testbed": testbed_id,
-            "started_at": before[0],
-            "run_id": before[1],
-            "limit": limit,
-        },
+        query,
+        {"benchmarks": [k[0] for k in keys], "metrics": [k[1] for k in keys], **params},
     )
     # One row per series, its points as one JSON array (oldest first): a few rows to fetch
     # instead of one per point, parsed by orjson (as text: psycopg would use the stdlib's).

@@ -10,6 +10,7 @@ from sqlalchemy import (
     DateTime,
     Float,
     ForeignKey,
+    ForeignKeyConstraint,
     Index,
     Integer,
     String,
@@ -38,11 +39,14 @@ class Series(Base):
 
 
 class Measurement(Base):
-    """One metric of one benchmark in one run, with its sample statistics."""
+    """One metric of one benchmark in one run, with its sample statistics.
+
+    Partitioned by month on `started_at` (migration 0016, `results/partitions.py`): every key
+    holds it, so the primary key is (id, started_at)."""
 
     __tablename__ = "measurement"
     __table_args__ = (
-        UniqueConstraint("run_id", "benchmark_id", "metric_id"),
+        UniqueConstraint("run_id", "benchmark_id", "metric_id", "started_at"),
         Index("ix_measurement_series", "benchmark_id", "metric_id", "run_id"),
         # Covering: a series read picks its points (id, time, value, level) and stamps its ETag
         # (stage) from the index alone, without visiting the rows of a long series.
@@ -57,14 +61,17 @@ class Measurement(Base):
         CheckConstraint("stddev IS NULL OR stddev >= 0", name="stddev_nonneg"),
         CheckConstraint("min_value IS NULL OR min_value <= max_value", name="min_le_max"),
         CheckConstraint("outliers_removed >= 0", name="outliers_nonneg"),
+        {"postgresql_partition_by": "RANGE (started_at)"},
     )
 
-    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
     run_id: Mapped[int] = mapped_column(ForeignKey("run.id", ondelete="CASCADE"))
     benchmark_id: Mapped[int] = mapped_column(ForeignKey("benchmark.id", ondelete="CASCADE"))
     metric_id: Mapped[int] = mapped_column(ForeignKey("metric.id", ondelete="CASCADE"))
     series_id: Mapped[int] = mapped_column(ForeignKey("series.id", ondelete="CASCADE"))
-    started_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))  # the run's
+    started_at: Mapped[datetime] = mapped_column(  # the run's; the partition key
+        DateTime(timezone=True), primary_key=True
+    )
     value: Mapped[float] = mapped_column(Float)
     samples: Mapped[list[float]] = mapped_column(ARRAY(Float), default=list)
     n: Mapped[int] = mapped_column(Integer, default=0)
@@ -85,12 +92,20 @@ class Verdict(Base):
     """The regression verdict of one measurement against its baseline."""
 
     __tablename__ = "verdict"
-    __table_args__ = (CheckConstraint(f"level IN ({sql_in(Level)})", name="level_known"),)
+    __table_args__ = (
+        CheckConstraint(f"level IN ({sql_in(Level)})", name="level_known"),
+        # A partitioned table is referenced through a key holding its partition key.
+        ForeignKeyConstraint(
+            ["measurement_id", "started_at"],
+            ["measurement.id", "measurement.started_at"],
+            ondelete="CASCADE",
+            onupdate="CASCADE",
+        ),
+    )
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
-    measurement_id: Mapped[int] = mapped_column(
-        ForeignKey("measurement.id", ondelete="CASCADE"), unique=True
-    )
+    measurement_id: Mapped[int] = mapped_column(Integer, unique=True)
+    started_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))  # its measurement's
     level: Mapped[str] = mapped_column(String(20))
     baseline_value: Mapped[float | None] = mapped_column(Float)
     baseline_run_ids: Mapped[list[int]] = mapped_column(ARRAY(Integer), default=list)

@@ -1,6 +1,7 @@
 """Write a run's measurements and verdicts in one statement (arrays unnested, CTE chained).
 
-Each measurement carries a copy of its verdict's level and stage (for series reads).
+Each measurement carries a copy of its verdict's level and stage (for series reads); each
+verdict its measurement's `started_at`, the partition key its foreign key needs.
 """
 
 from __future__ import annotations
@@ -32,13 +33,13 @@ _STORE = typed_text(
                     CAST(:mn AS float8[]), CAST(:mx AS float8[]), CAST(:cv AS float8[]),
                     CAST(:outl AS int[]), CAST(:level AS text[]), CAST(:stage AS text[]))
             AS u(b, mt, s, v, smp, n, mean, med, sd, mn, mx, cv, outl, level, stage)
-        RETURNING id, series_id
+        RETURNING id, series_id, started_at
     ), v AS (
-        INSERT INTO verdict (measurement_id, level, baseline_value, baseline_run_ids,
-            baseline_source, change_pct, p_value, z_score, gate, warn_threshold,
+        INSERT INTO verdict (measurement_id, started_at, level, baseline_value,
+            baseline_run_ids, baseline_source, change_pct, p_value, z_score, gate, warn_threshold,
             fail_threshold, explanation, stage, floor_warn, floor_fail, variation, reason)
-        SELECT m.id, u.level, u.base, CAST(u.runs AS int[]), u.src, u.chg, u.p, u.z, u.gate,
-            u.warn, u.fail, u.expl, u.stage, u.fw, u.ff, u.var, u.reason
+        SELECT m.id, m.started_at, u.level, u.base, CAST(u.runs AS int[]), u.src, u.chg, u.p,
+            u.z, u.gate, u.warn, u.fail, u.expl, u.stage, u.fw, u.ff, u.var, u.reason
         FROM m JOIN unnest(CAST(:s AS int[]), CAST(:level AS text[]), CAST(:base AS float8[]),
                            CAST(:runs AS text[]), CAST(:src AS text[]), CAST(:chg AS float8[]),
                            CAST(:p AS float8[]), CAST(:z AS float8[]), CAST(:gate AS text[]),
@@ -118,16 +119,19 @@ def store(
 
 def set_stage(*, session: Session, verdict_id: int, stage: Stage, note: str) -> None:
     """Move a stored verdict (and its measurement's copy) to `stage`, its explanation + note."""
-    measurement_id = session.scalar(
+    moved = session.execute(
         update(Verdict)
         .where(Verdict.id == verdict_id)
         .values(stage=stage, explanation=Verdict.explanation + note)
-        .returning(Verdict.measurement_id)
+        .returning(Verdict.measurement_id, Verdict.started_at)
         .execution_options(synchronize_session=False)
-    )
-    session.execute(
+    ).first()
+    if moved is None:
+        return
+    measurement_id, started_at = moved
+    session.execute(  # the partition key bounds the update to one partition
         update(Measurement)
-        .where(Measurement.id == measurement_id)
+        .where(Measurement.id == measurement_id, Measurement.started_at == started_at)
         .values(stage=stage)
         .execution_options(synchronize_session=False)
     )

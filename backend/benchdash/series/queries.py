@@ -28,6 +28,8 @@ from benchdash.runs import environment
 from benchdash.series import batch_shape
 from benchdash.series.service import KEEP_LEVELS
 
+# A run's measurements carry its start (the partition key): one month looked in per run, a
+# lookup each (as EXISTS, PostgreSQL hashed every month's rows instead).
 _VIEWS = text(
     """SELECT t.name, r.profile, count(*), max(r.started_at),
         (SELECT count(*) FROM series s WHERE s.system_id = sy.id AND s.branch_id = br.id
@@ -35,7 +37,8 @@ _VIEWS = text(
     FROM run r JOIN system sy ON sy.id = r.system_id JOIN branch br ON br.id = r.branch_id
     JOIN testbed t ON t.id = r.testbed_id
     WHERE sy.slug = :system AND br.name = :branch AND r.accepted
-      AND EXISTS (SELECT 1 FROM measurement m WHERE m.run_id = r.id)
+      AND (SELECT 1 FROM measurement m WHERE m.run_id = r.id
+          AND m.started_at = r.started_at LIMIT 1) IS NOT NULL
     GROUP BY sy.id, br.id, t.id, t.name, r.profile
     ORDER BY max(r.started_at) DESC, count(*) DESC, t.name, r.profile NULLS FIRST"""
 )
@@ -66,8 +69,11 @@ _STAMP = f"""SELECT count(*), max(m.run_id),
 # Points are picked in SQL (min-max per bucket without a sort: the minimum of
 # [value, rn, id] arrays) and come back as one JSON object of columns per series, so Python
 # never walks a point; `run` indexes the runs of the answer (a dense rank over their ids).
+# A picked point is read back by its key with the partition key (its time, from p), one
+# lookup each (LIMIT 1 keeps it a lookup, pruned to its month at run time): joined by id,
+# PostgreSQL hashed every row of every month instead.
 _POINTS = f"""WITH p AS (
-    SELECT m.id, m.series_id, m.value, m.level,
+    SELECT m.id, m.series_id, m.value, m.level, m.started_at,
         row_number() OVER (PARTITION BY m.series_id ORDER BY m.started_at, m.run_id) AS rn,
         count(*) OVER (PARTITION BY m.series_id) AS total
     FROM measurement m JOIN run r ON r.id = m.run_id WHERE {{range}}
@@ -84,7 +90,9 @@ _POINTS = f"""WITH p AS (
     SELECT k.series_id, k.total, k.rn, m.run_id, r.commit, m.started_at, m.value, m.min_value,
         m.max_value, m.stddev, m.n, v.level, v.stage, v.baseline_value, v.change_pct,
         v.p_value, dense_rank() OVER (ORDER BY m.run_id) - 1 AS run
-    FROM picked k JOIN measurement m ON m.id = k.id JOIN run r ON r.id = m.run_id
+    FROM picked k JOIN p ON p.series_id = k.series_id AND p.rn = k.rn
+    CROSS JOIN LATERAL (SELECT * FROM measurement m WHERE m.id = k.id
+        AND m.started_at = p.started_at LIMIT 1) m JOIN run r ON r.id = m.run_id
     LEFT JOIN verdict v ON v.measurement_id = m.id
 )
 SELECT series_id, total, CAST(json_build_object(

@@ -66,8 +66,11 @@ def _ranged(template: str, given: frozenset[str]) -> TextClause:
     return text(template.format(range=" AND ".join(parts)))
 
 
+# The picked points' time span bounds the partitions visited (to_timestamp: pruned at start).
 _SOME = typed_text(
-    f"{_DETAIL} WHERE m.id = ANY(CAST(:ids AS int[])) ORDER BY m.started_at, m.run_id"
+    f"""{_DETAIL} WHERE m.id = ANY(CAST(:ids AS int[]))
+    AND m.started_at BETWEEN to_timestamp(:lo) AND to_timestamp(:hi)
+    ORDER BY m.started_at, m.run_id"""
 )
 _SERIES = text(
     """SELECT s.id, t.name, b.id, b.name, b.parameters, b.params_key, mt.name, mt.unit,
@@ -217,7 +220,8 @@ def read_data(
             keep,
             query.max_points,
         )
-        points = session.execute(_SOME, {"ids": [ids[i] for i in picked]}).all()
+        span = {"lo": t[picked[0]] - 1, "hi": t[picked[-1]] + 1}  # picked is sorted by time
+        points = session.execute(_SOME, {"ids": [ids[i] for i in picked], **span}).all()
     elif series_id:
         points = session.execute(_ranged(_ALL, keys), bounds).all()
     body = {
