@@ -88,7 +88,7 @@ def test_0006_copies_each_verdict_level_and_stage_onto_its_measurement(engine: E
         assert "level" not in {c["name"] for c in inspect(scratch).get_columns("measurement")}
 
 
-_PARTITION = "0016"
+_PARTITION = "0018"
 
 
 def _stored(scratch: Engine) -> list[tuple[object, ...]]:
@@ -101,7 +101,7 @@ def _stored(scratch: Engine) -> list[tuple[object, ...]]:
         ).all()
 
 
-def test_0016_partitions_measurement_and_carries_its_rows_both_ways(engine: Engine) -> None:
+def test_0018_partitions_measurement_and_carries_its_rows_both_ways(engine: Engine) -> None:
     with scratch_database(engine, "mig16") as scratch:
         migrate(scratch, f"{_PARTITION}-1")
         with scratch.begin() as conn:

@@ -41,7 +41,7 @@ class Series(Base):
 class Measurement(Base):
     """One metric of one benchmark in one run, with its sample statistics.
 
-    Partitioned by month on `started_at` (migration 0016, `results/partitions.py`): every key
+    Partitioned by month on `started_at` (migration 0018, `results/partitions.py`): every key
     holds it, so the primary key is (id, started_at)."""
 
     __tablename__ = "measurement"

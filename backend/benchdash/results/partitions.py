@@ -1,6 +1,6 @@
 """Monthly partitions of `measurement`, created ahead of the rows that will need them.
 
-`measurement` is partitioned by RANGE on `started_at` (migration 0016): one partition a month,
+`measurement` is partitioned by RANGE on `started_at` (migration 0018): one partition a month,
 named `measurement_yYYYYmMM`, and `measurement_default` for rows no month holds, so an insert
 never fails. `ensure` creates this month and the next `ahead` ones (at start, `startup`, and
 hourly, `app`); any API process may run it at once with another: an advisory lock serialises

@@ -14,8 +14,8 @@ copied from the table as found (so a column added by a sibling migration comes a
 
 The downgrade carries the rows back into a plain table with the old keys.
 
-Revision ID: 0016
-Revises: 0014
+Revision ID: 0018
+Revises: 0017
 Create Date: 2026-11-26 05:10:00+00:00
 """
 
@@ -24,8 +24,8 @@ from collections.abc import Sequence
 import sqlalchemy as sa
 from alembic import op
 
-revision: str = "0016"
-down_revision: str | None = "0014"  # 0015 (profiles) lands in parallel; the lead re-chains
+revision: str = "0018"
+down_revision: str | None = "0017"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
