@@ -57,8 +57,10 @@ class DocumentError(ValueError):
 
 
 def now_iso() -> str:
-    """The current UTC time in RFC 3339 with a Z suffix, to the second."""
-    return dt.datetime.now(dt.UTC).replace(microsecond=0).isoformat().replace("+00:00", "Z")
+    """The current UTC time in RFC 3339 with a Z suffix, to the millisecond (runs started within
+    one second, e.g. an upload and a triggered run, keep their order in a series' history)."""
+    now = dt.datetime.now(dt.UTC).isoformat(timespec="milliseconds")
+    return now.replace("+00:00", "Z")
 
 
 def metric(
