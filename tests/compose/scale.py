@@ -19,8 +19,10 @@ from tests.compose.engine import Compose
 from tests.compose.run import BUILT, UP, check_run, phase
 from tests.compose.scale_stream import (
     BENCH,
+    BRANCH,
     METRIC,
     Uploads,
+    log_length,
     served_by,
     sql,
     upload,
@@ -28,7 +30,7 @@ from tests.compose.scale_stream import (
 
 SERVICES = ["db-replica", "api-1", "api-2", "nginx", "agent-cachex-1", "agent-cachex-2"]
 AGENTS = ["agent-cachex-1", "agent-cachex-2"]
-STREAM = 160  # uploads; api-2 is killed once a third of them are acknowledged
+STREAM = 400  # uploads; api-2 is killed once a fifth of them are acknowledged
 
 
 def _container(compose: Compose, service: str, fmt: str) -> str:
@@ -70,14 +72,13 @@ def _stream_with_a_kill(compose: Compose, base: str, token: str) -> None:
     ips = {"api-1": _ip(compose, "api-1"), "api-2": _ip(compose, "api-2")}
     uploads = Uploads(base, token, STREAM, clients=4)
     uploads.start()
-    uploads.wait_acknowledged(STREAM // 3, 120)
-    before = served_by(compose)
-    assert {ips["api-1"], ips["api-2"]} <= set(before), (ips, before)
-    compose.run("kill", "api-2", echo=UP)
-    killed_at = len(compose.out("logs", "--no-color", "nginx").splitlines())
+    uploads.wait_acknowledged(STREAM // 5, 120)
+    compose.run("kill", "api-2", echo=UP)  # SIGKILL: what it was answering is cut off
+    killed = (log_length(compose), len(uploads.acknowledged))
     uploads.join(300)
     print(f"   {uploads.summary()}", flush=True)
     assert not uploads.failures, uploads.failures[:5]
+    assert STREAM - killed[1] >= STREAM // 2, f"the stream was nearly over at the kill: {killed}"
     stored = sql(
         compose,
         "db",
@@ -89,12 +90,13 @@ def _stream_with_a_kill(compose: Compose, base: str, token: str) -> None:
     assert set(counts.values()) == {"1"}, {k: v for k, v in counts.items() if v != "1"}
     ids = sql(compose, "db", "SELECT id FROM run WHERE external_id LIKE 'scale-%'")
     assert sorted(uploads.acknowledged.values()) == sorted(map(int, ids))
-    after = served_by(compose, since=killed_at)
+    before, after = served_by(compose, until=killed[0]), served_by(compose, since=killed[0])
+    assert {ips["api-1"], ips["api-2"]} <= set(before), (ips, before)
     assert after and set(after) == {ips["api-1"]}, f"after the kill, served by {after}"
     print(
-        f"   {len(counts)} uploads stored once each; before the kill api-1 served "
-        f"{before[ips['api-1']]} and api-2 {before[ips['api-2']]}, after it api-1 alone "
-        f"{after[ips['api-1']]}",
+        f"   {len(counts)} uploads stored once each ({STREAM - killed[1]} acknowledged after "
+        f"the kill); api-1 answered {before[ips['api-1']]} and api-2 {before[ips['api-2']]} "
+        f"before it, api-1 alone {after[ips['api-1']]} after it",
         flush=True,
     )
 
@@ -102,7 +104,7 @@ def _stream_with_a_kill(compose: Compose, base: str, token: str) -> None:
 def _runs_by_the_agents(compose: Compose, client: Client) -> None:
     hosts = {_container(compose, a, "{{.Config.Hostname}}"): a for a in AGENTS}
     ips = {_ip(compose, "api-1"), _ip(compose, "api-2")}
-    since = len(compose.out("logs", "--no-color", "nginx").splitlines())
+    since = log_length(compose)
     deadline = time.monotonic() + 120
     while len(sql(compose, "db", "SELECT name FROM runner_agent")) < 2:
         assert time.monotonic() < deadline, "the two agents did not both report"
@@ -128,25 +130,31 @@ def _runs_by_the_agents(compose: Compose, client: Client) -> None:
 
 def _read_from_the_replica(compose: Compose, base: str, token: str) -> None:
     reader = Client(base)
-    query = f"/api/v1/series?system=cachex&benchmark={BENCH}&metric={METRIC}"
-    n = len(reader.call("GET", query)["points"])
+    query = f"/api/v1/series?system=cachex&benchmark={BENCH}&metric={METRIC}&branch={BRANCH}"
+
+    def points(client: Client) -> int:
+        return len(client.call("GET", query)["points"])
+
+    n = points(reader)
+    assert n >= STREAM, f"the stream's series has {n} points"
     sql(compose, "db-replica", "SELECT pg_wal_replay_pause()")
     try:
         status, cookie = upload(base, token, "scale-replica-check")
         assert status == 201 and cookie and "benchdash_fresh=1" in cookie, (status, cookie)
         count = "SELECT count(*) FROM run WHERE external_id = 'scale-replica-check'"
-        assert sql(compose, "db", count) == ["1"]
         time.sleep(1)  # replay would have caught up by now, were it not paused
-        assert sql(compose, "db-replica", count) == ["0"]
-        for _ in range(4):  # nginx takes turns: both replicas answer from the standby
-            assert len(reader.call("GET", query)["points"]) == n
+        on = {s: sql(compose, s, count) for s in ("db", "db-replica")}
+        assert on == {"db": ["1"], "db-replica": ["0"]}, f"the new run's rows: {on}"
+        seen = [points(reader) for _ in range(4)]  # nginx takes turns: both replicas
+        assert seen == [n] * 4, f"a reader saw {seen}, the standby holds {n}"
         writer = Client(base)
         writer.cookie = cookie.split(";", 1)[0]
-        assert len(writer.call("GET", query)["points"]) == n + 1  # its own write: the primary
+        mine = points(writer)  # its own write: read from the primary
+        assert mine == n + 1, f"the writer saw {mine} points, the primary holds {n + 1}"
     finally:
         sql(compose, "db-replica", "SELECT pg_wal_replay_resume()")
     deadline = time.monotonic() + 30
-    while len(reader.call("GET", query)["points"]) != n + 1:
+    while points(reader) != n + 1:
         assert time.monotonic() < deadline, "the standby did not catch up"
         time.sleep(0.2)
     print(f"   the standby (replay paused) answered {n} points, the writer saw {n + 1}", flush=True)

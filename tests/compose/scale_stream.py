@@ -14,6 +14,7 @@ from collections import Counter
 from tests.compose.engine import Compose
 
 BENCH = "scale_upload"
+BRANCH = "scale"
 METRIC = "requests"  # declared by cachex's manifest with this unit and direction
 RETRY = {502, 503, 504}  # nginx found no replica, or a replica was not ready: send it again
 
@@ -23,7 +24,7 @@ def document(external_id: str, value: float) -> dict[str, object]:
     return {
         "schema": "benchdash/v1",
         "system": "cachex",
-        "run": {"external_id": external_id, "commit": "5ca1e00", "branch": "scale"},
+        "run": {"external_id": external_id, "commit": "5ca1e00", "branch": BRANCH},
         "environment": {"os": "Linux"},
         "results": [
             {
@@ -128,16 +129,21 @@ class Uploads:
         return f"{len(self.acknowledged)} uploads acknowledged; answers seen: {answers}"
 
 
-def served_by(compose: Compose, since: int = 0) -> Counter[str]:
-    """How many answered requests each replica (by IP) served, from nginx's access log lines
-    after the first `since`: the last address tried is the one that answered."""
-    lines = compose.out("logs", "--no-color", "nginx").splitlines()[since:]
+def served_by(compose: Compose, since: int = 0, until: int | None = None) -> Counter[str]:
+    """How many requests each replica (by IP) answered below 500, from nginx's access log lines
+    `since:until`: the last address tried is the one that answered."""
+    lines = compose.out("logs", "--no-color", "nginx").splitlines()[since:until]
     out: Counter[str] = Counter()
     for line in lines:
-        m = re.search(r" upstream=(\S.*?) upstream_status=", line)
-        if m and m[1] != "-":
-            out[m[1].split(",")[-1].strip().rsplit(":", 1)[0]] += 1
+        m = re.search(r'" (\d{3}) \d+ upstream=(\S.*?) upstream_status=', line)
+        if m and m[2] != "-" and int(m[1]) < 500:
+            out[m[2].split(",")[-1].strip().rsplit(":", 1)[0]] += 1
     return out
+
+
+def log_length(compose: Compose) -> int:
+    """How many lines nginx's log has now (served_by's `since`)."""
+    return len(compose.out("logs", "--no-color", "nginx").splitlines())
 
 
 def sql(compose: Compose, service: str, query: str) -> list[str]:
