@@ -70,7 +70,7 @@ def _streaming(compose: Compose) -> None:
 
 def _stream_with_a_kill(compose: Compose, base: str, token: str) -> None:
     ips = {"api-1": _ip(compose, "api-1"), "api-2": _ip(compose, "api-2")}
-    uploads = Uploads(base, token, STREAM, clients=4)
+    uploads = Uploads(base, token, STREAM, clients=4, pause=0.25)
     uploads.start()
     uploads.wait_acknowledged(STREAM // 5, 120)
     compose.run("kill", "api-2", echo=UP)  # SIGKILL: what it was answering is cut off
@@ -78,7 +78,7 @@ def _stream_with_a_kill(compose: Compose, base: str, token: str) -> None:
     uploads.join(300)
     print(f"   {uploads.summary()}", flush=True)
     assert not uploads.failures, uploads.failures[:5]
-    assert STREAM - killed[1] >= STREAM // 2, f"the stream was nearly over at the kill: {killed}"
+    assert STREAM - killed[1] >= STREAM // 4, f"the stream was nearly over at the kill: {killed}"
     stored = sql(
         compose,
         "db",
@@ -158,6 +158,17 @@ def _read_from_the_replica(compose: Compose, base: str, token: str) -> None:
         assert time.monotonic() < deadline, "the standby did not catch up"
         time.sleep(0.2)
     print(f"   the standby (replay paused) answered {n} points, the writer saw {n + 1}", flush=True)
+    took = []
+    for _ in range(100):  # a figure for docs/scaling.md, not a goal: all of it on one machine
+        t0 = time.monotonic()
+        points(reader)
+        took.append(1000 * (time.monotonic() - t0))
+    took.sort()
+    print(
+        f"   {n + 1}-point reads through nginx (fresh connections, standby): p50 {took[49]:.1f} "
+        f"ms, p90 {took[89]:.1f}, max {took[99]:.1f}",
+        flush=True,
+    )
 
 
 def scale_scenario(compose: Compose, env: dict[str, str]) -> None:

@@ -60,20 +60,23 @@ def _post(base: str, token: str, external_id: str) -> tuple[int, dict[str, objec
 
 
 class Uploads:
-    """`total` uploads by `clients` threads, each sent until acknowledged (201 new, 200 already
+    """`total` uploads by `clients` threads, each pausing `pause` s after an acknowledged one
+    (CI jobs finishing, not a load test), each sent until acknowledged (201 new, 200 already
     stored); connection errors and 502/503/504 are retried with the same external id, any other
     answer is a failure."""
 
-    def __init__(self, base: str, token: str, total: int, clients: int) -> None:
-        self.base, self.token = base, token
+    def __init__(self, base: str, token: str, total: int, clients: int, pause: float) -> None:
+        self.base, self.token, self.pause = base, token, pause
         self.pending = [f"scale-{i:04d}" for i in range(total)]
         self.acknowledged: dict[str, int] = {}  # external id -> run id
         self.answers: Counter[str] = Counter()
         self.failures: list[str] = []
         self.lock = threading.Lock()
+        self.t0 = self.seconds = 0.0
         self.threads = [threading.Thread(target=self._client, daemon=True) for _ in range(clients)]
 
     def start(self) -> None:
+        self.t0 = time.monotonic()
         for t in self.threads:
             t.start()
 
@@ -96,6 +99,7 @@ class Uploads:
                         run = body["run"]
                         assert isinstance(run, dict)
                         self.acknowledged[external_id] = int(run["id"])
+                    time.sleep(self.pause)
                     break
                 if status not in RETRY:
                     self._fail(f"{external_id}: {status} {body}")
@@ -123,10 +127,13 @@ class Uploads:
         for t in self.threads:
             t.join(max(deadline - time.monotonic(), 0.1))
         assert not any(t.is_alive() for t in self.threads), "the upload stream did not finish"
+        self.seconds = time.monotonic() - self.t0
 
     def summary(self) -> str:
         answers = ", ".join(f"{k}: {v}" for k, v in sorted(self.answers.items()))
-        return f"{len(self.acknowledged)} uploads acknowledged; answers seen: {answers}"
+        n = len(self.acknowledged)
+        rate = f"{n / self.seconds:.0f}/s" if self.seconds else "running"
+        return f"{n} uploads acknowledged ({rate}); answers seen: {answers}"
 
 
 def served_by(compose: Compose, since: int = 0, until: int | None = None) -> Counter[str]:
