@@ -41,8 +41,10 @@ def test_api_replicas_run_the_api_reading_from_the_standby() -> None:
         assert "ports" not in replica  # reached through nginx only
         env = dict(replica["environment"])
         read_url = env.pop("BENCHDASH_DATABASE_READ_URL")
-        assert env == api["environment"], name  # the same settings, the read URL added
+        pool = int(env.pop("BENCHDASH_DB_POOL_SIZE"))
+        assert env == api["environment"], name  # the same settings, these two added
         assert read_url.startswith("postgresql://") and "@db-replica:5432/" in read_url
+        assert 2 * 4 * pool <= 100 - 20  # PostgreSQL's default max_connections, `api` beside
         assert replica["depends_on"]["db-replica"]["condition"] == "service_healthy"
         assert replica["depends_on"]["migrate"]["condition"] == "service_completed_successfully"
 
