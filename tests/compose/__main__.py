@@ -12,7 +12,8 @@ from pathlib import Path
 from types import FrameType
 
 from tests.compose.engine import ROOT, Compose, Unavailable, engine, install_missing, launcher
-from tests.compose.run import PROJECT, TIMES, free_port, scenario, write_env
+from tests.compose.run import PROJECT, TIMES, base_images, free_port, scenario, write_env
+from tests.compose.scale import scale_scenario
 
 
 def _interrupt(signum: int, _frame: FrameType | None) -> None:
@@ -23,6 +24,13 @@ def _parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="make test-compose", description=__doc__)
     p.add_argument("--systems", nargs="*", help="only these runner services (default: all)")
     p.add_argument("--run-timeout", type=float, default=2400, help="seconds for all quick runs")
+    which = p.add_mutually_exclusive_group()
+    which.add_argument("--no-scale", action="store_true", help="not the scale profile's phases")
+    which.add_argument(
+        "--only-scale",
+        action="store_true",
+        help="only the scale profile's phases (docs/scaling.md)",
+    )
     p.add_argument(
         "--skip-if-unavailable",
         action="store_true",
@@ -80,7 +88,12 @@ def main(argv: list[str] | None = None) -> int:
             compose = Compose(command, PROJECT, env_file, logs)
             compose.out("down", "-v", "--remove-orphans")  # leftovers of a killed earlier run
             try:
-                scenario(compose, env, args)
+                if args.only_scale:
+                    base_images()
+                else:
+                    scenario(compose, env, args)
+                if not args.no_scale:  # after the main scenario's down -v, from its images
+                    scale_scenario(compose, env)
             finally:
                 previous = signal.signal(signal.SIGINT, signal.SIG_IGN)  # finish cleaning up
                 try:

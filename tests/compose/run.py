@@ -69,6 +69,9 @@ def write_env(path: Path, port: int) -> dict[str, str]:
         "BENCHDASH_PUBLIC_READ": "true",
         "BENCHDASH_PUBLISH_PORT": str(port),
         "BENCHDASH_HOST_ID": "compose-test",
+        # the scale profile (tests/compose/scale.py): its replication role, nginx's port
+        "POSTGRES_REPLICATION_PASSWORD": secrets.token_urlsafe(16),
+        "BENCHDASH_SCALE_PORT": str(free_port()),
     }
     path.write_text("".join(f"{k}={v}\n" for k, v in env.items()))
     return env
@@ -162,13 +165,18 @@ def same_data(client: Client, before: dict[str, Any], when: str) -> None:
     print(f"   after {when}: {len(before) - 1} runs and their measurements intact", flush=True)
 
 
-def scenario(compose: Compose, env: dict[str, str], args: argparse.Namespace) -> None:
-    """Every phase after the engine is up."""
-    client = Client(f"http://127.0.0.1:{env['BENCHDASH_PUBLISH_PORT']}")
+def base_images() -> None:
+    """Every FROM / image: name present: pulled, else a stand-in (scripts/offline-images)."""
     with phase("base images (pull, else stand-ins)"):
         subprocess.run(
             [sys.executable, str(ROOT / "scripts" / "offline-images"), "--try-pull"], check=True
         )
+
+
+def scenario(compose: Compose, env: dict[str, str], args: argparse.Namespace) -> None:
+    """Every phase after the engine is up."""
+    client = Client(f"http://127.0.0.1:{env['BENCHDASH_PUBLISH_PORT']}")
+    base_images()
     declared = compose.out("config", "--services").split()
     runners = sorted(s for s in declared if s.startswith("runner-"))
     if args.systems:

@@ -18,7 +18,7 @@ ROOT = Path(__file__).resolve().parents[2]
 RECIPES = ROOT / "tests" / "compose" / "stand-ins"
 ROOTFS = "benchdash-stand-in/bookworm-rootfs"
 KNOWN = "debian:bookworm, python:3.11-slim-bookworm, node:20-bookworm-slim, golang:X.Y-bookworm, "
-KNOWN += "rust:X.Y-bookworm, postgres:16"
+KNOWN += "rust:X.Y-bookworm, postgres:16, nginx:stable-bookworm"
 
 Files = list[tuple[Path, str]]  # (path on this machine, name in the build context)
 
@@ -105,7 +105,11 @@ def recipe(name: str) -> tuple[str, Files, dict[str, str]]:
     repo, _, tag = name.partition(":")
     repo = repo.removeprefix("docker.io/").removeprefix("library/")
     release = tag.removesuffix("-bookworm")
-    if (repo, tag) in {("debian", "bookworm"), ("python", "3.11-slim-bookworm")}:
+    if (repo, tag) in {
+        ("debian", "bookworm"),
+        ("python", "3.11-slim-bookworm"),
+        ("nginx", "stable-bookworm"),
+    }:
         return repo, [], {}
     if (repo, tag) == ("node", "20-bookworm-slim"):
         node = Path(shutil.which("node") or sys.exit("offline-images: node is not installed"))
