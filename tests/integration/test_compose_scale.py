@@ -112,5 +112,5 @@ def test_docs_say_the_profile_is_compose_only() -> None:
     scaling = (ROOT / "docs" / "scaling.md").read_text()
     assert "--profile scale" in readme and "docs/scaling.md" in readme
     assert "Compose only" in readme and "Compose only" in scaling
-    assert "migration 0016" in scaling
+    assert "migration 0018" in scaling
     assert "scale" not in (ROOT / "scripts" / "up.py").read_text()  # the launcher has none
