@@ -35,12 +35,12 @@ new_meas AS (
        LATERAL (SELECT m.value * (1 + 0.04 * sin(extract(epoch FROM r.started_at) / 86400.0)
                                   + (random() - 0.5) * 0.03) AS v) x
   WHERE m.run_id = %(run)s
-  RETURNING id, value
+  RETURNING id, value, started_at
 )
 INSERT INTO verdict
 SELECT (jsonb_populate_record(NULL::verdict, to_jsonb(d) || jsonb_build_object(
     'id', nextval(pg_get_serial_sequence('verdict', 'id')),
-    'measurement_id', n.id, 'level', 'ok', 'change_pct', 0, 'p_value', NULL))).*
+    'measurement_id', n.id, 'started_at', n.started_at, 'level', 'ok', 'change_pct', 0, 'p_value', NULL))).*
 FROM verdict d, new_meas n
 WHERE d.measurement_id = (SELECT id FROM measurement WHERE run_id = %(run)s)
 `;
