@@ -73,9 +73,20 @@ def allowed_methods(app: FastAPI, path: str) -> list[str]:
     """Every method the API documents at `path` (several routers may share one path)."""
     methods: set[str] = set()
     for template, ops in app.openapi()["paths"].items():
-        pattern = re.sub(r"\\\{[^}]+\\\}", "[^/]+", re.escape(template))
-        if re.fullmatch(pattern, path):
-            methods |= {m.upper() for m in ops}
+        for method, op in ops.items():
+            # an integer path parameter matches digits only: /subscriptions/mine is not a
+            # /subscriptions/{subscription_id} (that route would refuse it with 422)
+            ints = {
+                p["name"]
+                for p in op.get("parameters", [])
+                if p.get("in") == "path" and p.get("schema", {}).get("type") == "integer"
+            }
+            pattern = re.escape(template)
+            for name in re.findall(r"\{([^}]+)\}", template):
+                param = "-?[0-9]+" if name in ints else "[^/]+"
+                pattern = pattern.replace(re.escape("{" + name + "}"), param)
+            if re.fullmatch(pattern, path):
+                methods.add(method.upper())
     if "GET" in methods:
         methods.add("HEAD")
     return sorted(methods)

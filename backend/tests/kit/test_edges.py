@@ -79,6 +79,15 @@ def test_a_wrong_method_gets_405_with_allow(client: TestClient) -> None:
     assert r.headers["allow"] == "POST"
 
 
+def test_allow_does_not_take_a_word_for_an_integer_parameter(client: TestClient) -> None:
+    # DELETE /notifications/subscriptions/{subscription_id} takes an integer: "mine" is not one
+    r = client.options("/api/v1/notifications/subscriptions/mine")
+    _is_problem(r, 405)
+    assert r.headers["allow"] == "POST"
+    r = client.options("/api/v1/notifications/subscriptions/7")
+    assert r.headers["allow"] == "DELETE"
+
+
 def test_a_chunked_body_past_the_limit_gets_413(client: TestClient, session: Session) -> None:
     def chunks():  # type: ignore[no-untyped-def]
         for _ in range(11):
