@@ -16,7 +16,7 @@ from benchdash.notify.states import (
     SubscribableEvent,
 )
 
-EMAIL = re.compile(r"^[^@\s<>,;]+@[^@\s<>,;]+\.[^@\s<>,;]+$")
+EMAIL = re.compile(r"^[^@ \t\n\r\f\v<>,;]+@[^@ \t\n\r\f\v<>,;]+\.[^@ \t\n\r\f\v<>,;]+$")
 URL = re.compile(r"^https?://[^\s/?#]+[^\s]*$")
 
 

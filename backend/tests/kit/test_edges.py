@@ -86,6 +86,9 @@ def test_allow_does_not_take_a_word_for_an_integer_parameter(client: TestClient)
     assert r.headers["allow"] == "POST"
     r = client.options("/api/v1/notifications/subscriptions/7")
     assert r.headers["allow"] == "DELETE"
+    r = client.delete("/api/v1/notifications/subscriptions/mine")  # an undeclared method: 405
+    _is_problem(r, 405)
+    assert r.headers["allow"] == "POST"
 
 
 def test_a_chunked_body_past_the_limit_gets_413(client: TestClient, session: Session) -> None:
