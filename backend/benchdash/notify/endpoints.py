@@ -11,6 +11,7 @@ from fastapi import APIRouter, Path, Query
 from benchdash.auth import service as auth_service
 from benchdash.auth.service import Principal
 from benchdash.deps import OptionalPrincipal, SessionDep
+from benchdash.kit import paths  # noqa: F401  (registers the `id` path convertor)
 from benchdash.kit.errors import Forbidden
 from benchdash.kit.responses import ERRORS
 from benchdash.kit.validation import INT4_MAX
@@ -68,7 +69,7 @@ def create_subscription(
     return service.create(session=session, body=body, by=who.name)
 
 
-@router.delete("/subscriptions/{subscription_id:int}", status_code=204)  # "mine" is no id: 405
+@router.delete("/subscriptions/{subscription_id:id}", status_code=204)  # kit/paths.py
 def delete_subscription(
     subscription_id: SubscriptionIdPath, session: SessionDep, principal: OptionalPrincipal
 ) -> None:

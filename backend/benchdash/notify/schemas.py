@@ -16,7 +16,7 @@ from benchdash.notify.states import (
     SubscribableEvent,
 )
 
-EMAIL = re.compile(r"^[^@ \t\n\r\f\v<>,;]+@[^@ \t\n\r\f\v<>,;]+\.[^@ \t\n\r\f\v<>,;]+$")
+EMAIL = re.compile(r"^[^@ \t\n\r\f\v<>,;\x00]+@[^@ \t\n\r\f\v<>,;\x00]+\.[^@ \t\n\r\f\v<>,;\x00]+$")
 URL = re.compile(r"^https?://[^\s/?#]+[^\s]*$")
 
 

@@ -86,6 +86,8 @@ def test_allow_does_not_take_a_word_for_an_integer_parameter(client: TestClient)
     assert r.headers["allow"] == "POST"
     r = client.options("/api/v1/notifications/subscriptions/7")
     assert r.headers["allow"] == "DELETE"
+    r = client.options("/api/v1/notifications/subscriptions/-7")  # negative ids reach the route
+    assert r.headers["allow"] == "DELETE"
     r = client.delete("/api/v1/notifications/subscriptions/mine")  # an undeclared method: 405
     _is_problem(r, 405)
     assert r.headers["allow"] == "POST"
