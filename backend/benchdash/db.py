@@ -50,6 +50,9 @@ def _engine(url: str) -> Engine:
     options = (
         f"-c statement_timeout={s.db_statement_timeout_ms} -c lock_timeout={s.db_lock_timeout_ms}"
         " -c idle_in_transaction_session_timeout=60000"
+        # Requests are short: starting parallel workers (and JIT-compiling) for one cost more
+        # than the statement, and showed as a read's slowest tail (bench/reads.py).
+        " -c max_parallel_workers_per_gather=0 -c jit=off"
     )
     return create_engine(
         url,

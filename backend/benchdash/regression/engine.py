@@ -12,6 +12,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
+from statistics import median, quantiles
 
 import numpy as np
 
@@ -86,7 +87,9 @@ def remove_outliers(samples: Sequence[float]) -> tuple[tuple[float, ...], int]:
     values = tuple(float(s) for s in samples)
     if len(values) < 4:
         return values, 0
-    q1, q3 = np.percentile(values, [25, 75])
+    # Quartiles interpolated linearly between order statistics (numpy's default), in plain
+    # Python: a measurement holds a few samples, where numpy's per-call overhead is the cost.
+    q1, _, q3 = quantiles(values, n=4, method="inclusive")
     iqr = q3 - q1
     lo, hi = q1 - 1.5 * iqr, q3 + 1.5 * iqr
     kept = tuple(v for v in values if lo <= v <= hi)
@@ -101,10 +104,10 @@ def summarize(samples: Sequence[float], value: float | None = None) -> SampleSta
         v = float(value)
         return SampleStats(v, 1, v, v, 0.0, v, v, 0.0, 0, ())
     clean, removed = remove_outliers(samples)
-    arr = np.asarray(clean, dtype=float)
-    mean = float(arr.mean())
-    sd = float(arr.std(ddof=1)) if len(arr) > 1 else 0.0
-    med = float(np.median(arr))
+    n = len(clean)
+    mean = math.fsum(clean) / n
+    sd = math.sqrt(math.fsum((x - mean) ** 2 for x in clean) / (n - 1)) if n > 1 else 0.0
+    med = median(clean)
     cv = sd / abs(mean) if mean != 0 else 0.0
     return SampleStats(
         value=float(value) if value is not None else med,

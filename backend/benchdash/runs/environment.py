@@ -8,11 +8,12 @@ the baseline restarts there (accepting it as an expected change, POST /series/ch
 
 from __future__ import annotations
 
+import functools
 from datetime import datetime
 from typing import Any
 
 from pydantic import BaseModel, Field
-from sqlalchemy import text
+from sqlalchemy import TextClause, text
 from sqlalchemy.orm import Session
 
 from benchdash.runs.states import RunStatus
@@ -75,13 +76,21 @@ def describe(before: dict[str, Any] | None, after: dict[str, Any] | None) -> str
 
 
 # Each completed, accepted run of a testbed and branch beside the previous one's environment
-# (ix_run_series_order serves the scan); only those that differ are kept.
+# (ix_run_series_order serves the scan); only those that differ are kept. A range starts at
+# the last run before it (the previous environment of its first run): a chart of a month
+# reads that month's runs, not the testbed's years.
+_RUNS = f"""r.system_id = :system AND r.branch_id = :branch AND r.testbed_id = :testbed
+          AND r.status = '{RunStatus.COMPLETED}' AND r.accepted"""
+_BOUNDS = {
+    "since": f"""r.started_at >= coalesce((SELECT max(r.started_at) FROM run r
+          WHERE {_RUNS} AND r.started_at < :since), :since)""",
+    "until": "r.started_at <= :until",
+}
 _CHANGES = f"""SELECT id, started_at, environment, prev_id, prev_env FROM (
         SELECT r.id, r.started_at, r.environment,
             lag(r.id) OVER w AS prev_id, lag(r.environment) OVER w AS prev_env
         FROM run r
-        WHERE r.system_id = :system AND r.branch_id = :branch AND r.testbed_id = :testbed
-          AND r.status = '{RunStatus.COMPLETED}' AND r.accepted
+        WHERE {_RUNS} {{bounds}}
         WINDOW w AS (ORDER BY r.started_at, r.id)
     ) s
     WHERE prev_id IS NOT NULL AND {{picked}}
@@ -89,8 +98,13 @@ _CHANGES = f"""SELECT id, started_at, environment, prev_id, prev_env FROM (
 _COMPARED_SQL = " OR ".join(
     f"(environment -> '{k}') IS DISTINCT FROM (prev_env -> '{k}')" for k in COMPARED
 )
-_ON_TESTBED = text(_CHANGES.replace("{picked}", f"({_COMPARED_SQL})"))
-_OF_RUN = text(_CHANGES.replace("{picked}", "id = :run"))
+_OF_RUN = text(_CHANGES.replace("{picked}", "id = :run").replace("{bounds}", ""))
+
+
+@functools.cache
+def _on_testbed(given: frozenset[str]) -> TextClause:
+    bounds = "".join(f" AND {_BOUNDS[k]}" for k in sorted(given))
+    return text(_CHANGES.replace("{picked}", f"({_COMPARED_SQL})").replace("{bounds}", bounds))
 
 
 def _change(row: Any) -> EnvironmentChange | None:
@@ -104,13 +118,26 @@ def _change(row: Any) -> EnvironmentChange | None:
 
 
 def on_testbed(
-    *, session: Session, system_id: int, branch_id: int, testbed_id: int
+    *,
+    session: Session,
+    system_id: int,
+    branch_id: int,
+    testbed_id: int,
+    since: datetime | None = None,
+    until: datetime | None = None,
 ) -> list[EnvironmentChange]:
-    """Every environment change on a testbed and branch, oldest first."""
+    """Every environment change on a testbed and branch (from `since`, to `until`), oldest
+    first."""
+    given = {k: v for k, v in (("since", since), ("until", until)) if v is not None}
     rows = session.execute(
-        _ON_TESTBED, {"system": system_id, "branch": branch_id, "testbed": testbed_id}
+        _on_testbed(frozenset(given)),
+        {"system": system_id, "branch": branch_id, "testbed": testbed_id, **given},
     ).all()
-    return [c for c in map(_change, rows) if c is not None]
+    return [
+        c
+        for c in map(_change, rows)
+        if c is not None and (since is None or c.t >= since) and (until is None or c.t <= until)
+    ]
 
 
 def of_run(
@@ -138,10 +165,11 @@ def marks(
     if testbed_id is None:
         return []
     found = on_testbed(
-        session=session, system_id=system_id, branch_id=branch_id, testbed_id=testbed_id
+        session=session,
+        system_id=system_id,
+        branch_id=branch_id,
+        testbed_id=testbed_id,
+        since=since,
+        until=until,
     )
-    return [
-        c.model_dump()
-        for c in found
-        if (since is None or c.t >= since) and (until is None or c.t <= until)
-    ]
+    return [c.model_dump() for c in found]

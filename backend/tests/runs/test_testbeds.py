@@ -92,3 +92,27 @@ def test_a_kernel_and_compiler_change_is_told_in_words(
     runs = client.get("/api/v1/runs", params={"system": "cachex"}).json()["items"]
     assert {r["testbed"] for r in runs[:2]} == {runs[0]["testbed"]}
     assert runs[0]["testbed"].startswith("env-")
+
+
+def test_a_range_that_starts_at_the_change_still_marks_it(
+    client: TestClient, session: Session
+) -> None:
+    """A range reads its runs and the one before it (its first run's previous environment),
+    not the testbed's whole history; a range that ends before the change has no mark."""
+    upload = auth(token(session, "cachex"))
+    for i in range(6):
+        post(client, upload, _doc(i, "1.95", 1000.0))
+    changed = post(client, upload, _doc(6, "1.96", 1000.0))["run"]
+    post(client, upload, _doc(7, "1.96", 1000.0))
+    key = {"system": "cachex", "benchmark": "cloud", "metric": "qps"}
+    at_change = client.get("/api/v1/series", params={**key, "from": changed["started_at"]}).json()
+    assert [(m["run_id"], m["text"]) for m in at_change["environment_changes"]] == [
+        (changed["id"], "rustc 1.95 → 1.96")
+    ]
+    assert len(at_change["points"]) == 2
+    before = client.get("/api/v1/series", params={**key, "to": changed["started_at"]}).json()
+    assert [m["run_id"] for m in before["environment_changes"]] == [changed["id"]]
+    earlier = client.get(
+        "/api/v1/series/batch", params={"system": "cachex", "to": "2000-01-01T00:00:00Z"}
+    )
+    assert earlier.json()["environment_changes"] == []
