@@ -11,6 +11,7 @@
 
 from __future__ import annotations
 
+from sqlalchemy import text
 from sqlalchemy.orm import Session
 
 from benchdash.alerts import reruns
@@ -25,9 +26,15 @@ from benchdash.results.schemas import DocumentIn, IngestResponse
 from benchdash.runs import service as run_service
 from benchdash.runs.states import RunTrigger
 
+_CUSTOM_PLANS = text("SELECT set_config('plan_cache_mode', 'force_custom_plan', true)")
+
 
 def store(*, session: Session, document: DocumentIn) -> IngestResponse:
     """Ingest `document` in the caller's transaction, then its alerts and re-runs; answer."""
+    # Planned for each upload's values: PostgreSQL's generic plans of the history read and the
+    # measurement insert (chosen after five executions on a connection) took from 1.5 to 5
+    # times as long, depending on the statistics when they were made (bench/ingest.py).
+    session.execute(_CUSTOM_PLANS)
 
     with_profiles = any(r.profile is not None for r in document.results)
     if with_profiles:
