@@ -32,116 +32,12 @@ from datetime import UTC, datetime, timedelta
 
 import httpx
 import psycopg
-from _months import ensure_months
-from _server import CLI, api, embedded_stopped_after, scratch_database
+from _bulk import Shape, database
+from _server import CLI, api, embedded_stopped_after
 from series import RAW
 
 START = datetime(2023, 11, 1, tzinfo=UTC)
 STEP = timedelta(minutes=78)
-
-
-def _at(run: int) -> str:
-    return (START + STEP * run).isoformat()
-
-
-def load(url: str, runs: int, series: int) -> None:
-    """COPY `runs` runs × `series` measurements and their verdicts; print what it took."""
-    t0 = time.perf_counter()
-    made = ensure_months(url, START, START + STEP * runs)  # before any write: it locks them
-    with psycopg.connect(url) as conn:
-        su = conn.execute("SELECT rolsuper FROM pg_roles WHERE rolname = current_user").fetchone()
-        if su and su[0]:
-            conn.execute("SET session_replication_role = replica")
-        conn.execute(
-            "INSERT INTO system (id, slug, name, created_at) VALUES (1, 'big', 'big', now())"
-        )
-        conn.execute(
-            "INSERT INTO branch (id, system_id, name, created_at) VALUES (1, 1, 'main', now())"
-        )
-        conn.execute("INSERT INTO testbed (id, name, created_at) VALUES (1, 'tb', now())")
-        conn.execute(
-            "INSERT INTO benchmark (id, system_id, name, parameters, params_key, created_at) "
-            "SELECT g, 1, 'bench' || g, '{}', '{}', now() FROM generate_series(1, %s) g",
-            (series,),
-        )
-        conn.execute(
-            "INSERT INTO metric (id, system_id, name, unit, direction, warn_threshold, "
-            "fail_threshold) VALUES (1, 1, 'time', 'ns', 'lower_is_better', 5, 10)"
-        )
-        conn.execute(
-            "INSERT INTO series (id, system_id, benchmark_id, metric_id, branch_id, testbed_id) "
-            "SELECT g, 1, g, 1, 1, 1 FROM generate_series(1, %s) g",
-            (series,),
-        )
-        with conn.cursor().copy(
-            "COPY run (id, system_id, branch_id, testbed_id, external_id, commit, "
-            "trigger, status, accepted, created_at, started_at) FROM STDIN"
-        ) as cp:
-            for r in range(1, runs + 1):
-                t = _at(r)
-                cp.write(f"{r}\t1\t1\t1\tr{r}\t{r:08x}\tci\tcompleted\tt\t{t}\t{t}\n")
-        t_runs = time.perf_counter()
-        with conn.cursor().copy(
-            "COPY measurement (id, run_id, benchmark_id, metric_id, series_id, started_at, "
-            "value, samples, n, mean, median, stddev, min_value, max_value, cv, "
-            "outliers_removed, level) FROM STDIN"
-        ) as cp:
-            for r in range(1, runs + 1):
-                t, base = _at(r), (r - 1) * series
-                v = f"{100.0 + (r % 17) * 0.1:.1f}"
-                cp.write(
-                    "".join(
-                        f"{base + b}\t{r}\t{b}\t1\t{b}\t{t}\t{v}\t{{{v}}}\t1\t{v}\t{v}\t0\t{v}\t"
-                        f"{v}\t0\t0\t{'fail' if (base + b) % 997 == 0 else 'ok'}\n"
-                        for b in range(1, series + 1)
-                    )
-                )
-        t_meas = time.perf_counter()
-        with conn.cursor().copy(
-            "COPY verdict (measurement_id, started_at, level, baseline_value, baseline_run_ids, "
-            "warn_threshold, fail_threshold, explanation) FROM STDIN"
-        ) as cp:
-            for r in range(1, runs + 1):
-                t, base = _at(r), (r - 1) * series
-                cp.write(
-                    "".join(
-                        f"{base + b}\t{t}\t{'fail' if (base + b) % 997 == 0 else 'ok'}\t100\t{{}}"
-                        "\t5\t10\t\n"
-                        for b in range(1, series + 1)
-                    )
-                )
-        for seq, table in (("run_id_seq", "run"), ("measurement_id_seq", "measurement")):
-            conn.execute(f"SELECT setval('{seq}', (SELECT max(id) FROM {table}))")
-        t_verd = time.perf_counter()
-    with psycopg.connect(url, autocommit=True) as conn:
-        conn.execute("VACUUM ANALYZE")
-    t_end = time.perf_counter()
-    print(
-        f"loaded {runs * series:,} measurements + verdicts in {t_end - t0:.0f} s "
-        f"(runs {t_runs - t0:.0f} s, measurements COPY {t_meas - t_runs:.0f} s, verdicts COPY "
-        f"{t_verd - t_meas:.0f} s, VACUUM ANALYZE {t_end - t_verd:.0f} s; foreign-key triggers "
-        f"{'off' if su and su[0] else 'on'}; {len(made)} partitions made first)"
-    )
-
-
-def database(name: str, runs: int, series: int, reuse: bool) -> str:
-    """The loaded database's URL: the previous run's when --reuse finds it complete."""
-    server = subprocess.run([CLI, "db-url"], capture_output=True, text=True, check=True)
-    base, _, query = server.stdout.strip().partition("?")
-    db = base.rsplit("/", 1)[0] + f"/{name}" + (f"?{query}" if query else "")
-    url = db.replace("postgresql+psycopg://", "postgresql://")
-    if reuse:
-        try:
-            with psycopg.connect(url) as conn:
-                row = conn.execute("SELECT count(*) FROM measurement").fetchone()
-            if row and row[0] == runs * series:
-                print(f"reusing {name}: {row[0]:,} measurements")
-                return db
-        except psycopg.Error:
-            pass
-    db = scratch_database(name)
-    load(db.replace("postgresql+psycopg://", "postgresql://"), runs, series)
-    return db
 
 
 def sizes(conn: psycopg.Connection) -> str:
@@ -173,7 +69,7 @@ def main() -> None:
     args = p.parse_args()
     runs = args.measurements // args.series
     name = f"benchdash_bench_bigread_{args.measurements}"
-    db = database(name, runs, args.series, args.reuse)
+    db = database(name, Shape(runs, args.series, START, STEP), args.reuse)
     url = db.replace("postgresql+psycopg://", "postgresql://")
     rng = random.Random(27)
     picks = [(rng.randint(1, args.series), rng.randint(1, runs - 999)) for _ in range(args.repeat)]

@@ -26,26 +26,26 @@ import http.client
 import importlib.util
 import os
 import platform
-import subprocess
 import sys
 import tempfile
 import threading
 import time
 from collections import Counter
 from collections.abc import Callable
-from datetime import UTC, datetime, timedelta
+from datetime import timedelta
 from pathlib import Path
 from urllib.parse import urlencode
 
 import psycopg
+from _bulk import Shape, database
 from _observe import gc_report, quantiles, sample_activity
-from _server import BIN, CLI, embedded_stopped_after, free_port, scratch_database, served
-from series import RAW, load
+from _server import BIN, embedded_stopped_after, free_port, served
+from series import RAW, START
 
 from benchdash.config import get_settings
 
 ROOT = Path(__file__).resolve().parents[2]
-SINCE = datetime(2020, 1, 1, tzinfo=UTC) + timedelta(hours=1)
+SINCE = START + timedelta(hours=1)
 UNTIL = SINCE + timedelta(hours=999)  # 1,000 runs: 1,000 points of series 42
 QUERY = "/api/v1/series?" + urlencode(
     {
@@ -68,26 +68,6 @@ def make_up_command() -> list[str]:
     spec.loader.exec_module(up)
     command = list(up.services()["api"].command)
     return [str(BIN / command[0]), *command[1:]]
-
-
-def database(runs: int, series: int, reuse: bool) -> str:
-    """The loaded database's URL: the previous run's when --reuse finds it complete."""
-    server = subprocess.run([CLI, "db-url"], capture_output=True, text=True, check=True)
-    base, _, query = server.stdout.strip().partition("?")
-    db = base.rsplit("/", 1)[0] + f"/{NAME}" + (f"?{query}" if query else "")
-    url = db.replace("postgresql+psycopg://", "postgresql://")
-    if reuse:
-        try:
-            with psycopg.connect(url) as conn:
-                row = conn.execute("SELECT count(*) FROM measurement").fetchone()
-            if row and row[0] == runs * series:
-                print(f"reusing {NAME}: {row[0]:,} measurements")
-                return db
-        except psycopg.Error:
-            pass
-    db = scratch_database(NAME)
-    load(url, runs, series)
-    return db
 
 
 def keep_alive(port: int) -> Callable[[], int]:
@@ -151,7 +131,7 @@ def main() -> None:
     p.add_argument("--trace-gc", action="store_true", help="log the servers' collections")
     p.add_argument("--readers", type=int, default=4, help="then this many at once (0: not)")
     args = p.parse_args()
-    db = database(args.runs, args.series, args.reuse)
+    db = database(NAME, Shape(args.runs, args.series, START, timedelta(hours=1)), args.reuse)
     url = db.replace("postgresql+psycopg://", "postgresql://")
     workers = get_settings().workers
     scratch = tempfile.TemporaryDirectory(prefix="bench-reads-")  # removed at exit
