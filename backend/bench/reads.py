@@ -9,8 +9,9 @@ the one a previous run loaded). The API runs with make up's command (scripts/up.
 log on), bound to 127.0.0.1. Beside it, in the same run, the reference server: uvicorn on
 `benchdash.app:create_app` with the same workers, i.e. the serve command before its heap was
 frozen for the garbage collector. Each round sends one 1,000-point read to every target in
-turn (each server on one keep-alive connection and on a fresh connection per request, then
-raw SQL of the same rows on one psycopg connection), so all see the same machine load; then
+turn (each server on one keep-alive connection and on a fresh connection per request, make
+up's also in the compact form (`form=columns`), then raw SQL of the same rows on one psycopg
+connection), so all see the same machine load; then
 `--readers` keep-alive readers at once on each server in turn (a page of charts loading).
 
 Reports p50/p90/p99/max per target and its ratio to raw SQL; pg_stat_activity sampled every
@@ -57,6 +58,7 @@ QUERY = "/api/v1/series?" + urlencode(
         "max_points": 1000,
     }
 )
+COLUMNS = QUERY + "&form=columns"  # the compact wire form: one array a field
 NAME = "benchdash_bench_reads"
 
 
@@ -70,13 +72,20 @@ def make_up_command() -> list[str]:
     return [str(BIN / command[0]), *command[1:]]
 
 
-def keep_alive(port: int) -> Callable[[], int]:
-    """GET the series on one connection kept open; returns the body's size."""
+def keep_alive(port: int, query: str = QUERY) -> Callable[[], int]:
+    """GET the series on one connection kept open (opened again when the server closed it
+    while it sat idle past its keep-alive timeout, as a browser does); returns the body's
+    size."""
     conn = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
 
     def get() -> int:
-        conn.request("GET", QUERY)
-        r = conn.getresponse()
+        try:
+            conn.request("GET", query)
+            r = conn.getresponse()
+        except (http.client.RemoteDisconnected, ConnectionResetError, BrokenPipeError):
+            conn.close()
+            conn.request("GET", query)
+            r = conn.getresponse()
         body = r.read()
         assert r.status == 200, (r.status, body[:200])
         return len(body)
@@ -168,6 +177,7 @@ def main() -> None:
     ):
         targets: dict[str, Callable[[], int]] = {
             f"{name_a}, keep-alive": keep_alive(port_a),
+            f"{name_a}, keep-alive, form=columns": keep_alive(port_a, COLUMNS),
             f"{name_a}, fresh connections": fresh(port_a),
             f"{name_b}, keep-alive": keep_alive(port_b),
             f"{name_b}, fresh connections": fresh(port_b),
@@ -177,6 +187,7 @@ def main() -> None:
             for _ in range(10):
                 size = get()  # warm-up; the last is the raw row count
         body = targets[f"{name_a}, keep-alive"]()
+        compact = targets[f"{name_a}, keep-alive, form=columns"]()
         spans: dict[str, list[tuple[float, float]]] = {k: [] for k in targets}
         seen: Counter[str] = Counter()
         stop = threading.Event()
@@ -199,7 +210,10 @@ def main() -> None:
         finally:
             stop.set()
             sampler.join()
-    print(f"1,000 points ({size} rows by raw SQL): {body:,} bytes, {body / 1000:.0f} bytes/point")
+    print(
+        f"1,000 points ({size} rows by raw SQL): {body:,} bytes, {body / 1000:.0f} bytes/point; "
+        f"form=columns {compact:,} bytes, {compact / 1000:.0f} bytes/point"
+    )
     ms = {k: [1000 * (b - a) for a, b in v] for k, v in spans.items()}
     ref = quantiles(ms["raw SQL, same rows"])
     for name, values in ms.items():

@@ -52,7 +52,7 @@ def _engine(url: str) -> Engine:
         " -c idle_in_transaction_session_timeout=60000"
         # Requests are short: starting parallel workers (and JIT-compiling) for one cost more
         # than the statement, and showed as a read's slowest tail (bench/reads.py).
-        " -c max_parallel_workers_per_gather=0 -c jit=off"
+        " -c max_parallel_workers_per_gather=0 -c jit=off -c TimeZone=UTC"
     )
     return create_engine(
         url,

@@ -5,7 +5,7 @@
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Header, Path, Query, Response
 
@@ -58,6 +58,10 @@ def read_series(
         str | None, Query(max_length=40, pattern=NO_NUL, description="Only this profile")
     ] = None,
     max_points: Annotated[int, Query(ge=10, le=20_000)] = 1000,
+    form: Annotated[
+        Literal["points", "columns"],
+        Query(description="points: one object a point; columns: one array a field (compact)"),
+    ] = "points",
     if_none_match: Annotated[str | None, Header(max_length=200)] = None,
 ) -> Response:
     """Points of one series, oldest first.
@@ -80,6 +84,7 @@ def read_series(
         until=until,
         profile=profile,
         max_points=max_points,
+        form=form,
     )
     answer = series_service.read(session=session, query=query, if_none_match=if_none_match)
     return json_or_not_modified(answer.body, answer.etag)

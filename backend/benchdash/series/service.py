@@ -9,10 +9,9 @@ from __future__ import annotations
 
 import functools
 import hashlib
-from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 import orjson
@@ -62,6 +61,26 @@ _DETAIL = f"""SELECT m.run_id, r.commit, m.started_at, m.value, m.min_value, m.m
 _ALL = f"{_DETAIL} WHERE {{range}} ORDER BY m.started_at, m.run_id"
 
 
+# The JSON answer's points, built by PostgreSQL as one text that goes into the answer as it
+# is (Python never walks the points): one object a point (the wire form of POINT_FIELDS), or
+# with form=columns one array a field (`t` in ms since the epoch).
+_COLUMNS = ("run_id", "commit", "started_at", "value", "min_value", "max_value", "stddev", "n",
+            "level", "stage", "baseline_value", "change_pct", "p_value")  # fmt: skip
+_ORDER = "ORDER BY q.started_at, q.run_id"
+_OBJECT = ", ".join(f"'{f}', q.{c}" for f, c in zip(POINT_FIELDS, _COLUMNS, strict=True))
+_MS = "CAST(extract(epoch FROM q.started_at) * 1000 AS float8)"
+_ARRAYS = ", ".join(
+    f"'{f}', coalesce(json_agg({_MS if f == 't' else 'q.' + c} {_ORDER}), '[]')"
+    for f, c in zip(POINT_FIELDS, _COLUMNS, strict=True)
+)
+_AS_JSON = {
+    "points": f"""SELECT count(*), CAST(coalesce(json_agg(json_build_object({_OBJECT}) {_ORDER}),
+        '[]') AS text) FROM ({{points}}) q""",
+    "columns": f"""SELECT count(*), CAST(json_build_object({_ARRAYS}) AS text)
+        FROM ({{points}}) q""",
+}
+
+
 @functools.cache
 def _ranged(template: str, given: frozenset[str]) -> TextClause:
     """`template` with the series' range condition for the bounds in `given`."""
@@ -75,6 +94,8 @@ _SOME = typed_text(
     AND m.started_at BETWEEN to_timestamp(:lo) AND to_timestamp(:hi)
     ORDER BY m.started_at, m.run_id"""
 )
+_NO_COLUMNS = orjson.dumps({field: [] for field in POINT_FIELDS})
+_SOME_JSON = {form: typed_text(q.replace("{points}", _SOME.text)) for form, q in _AS_JSON.items()}
 _SERIES = text(
     """SELECT s.id, t.name, b.id, b.name, b.parameters, b.params_key, mt.name, mt.unit,
         mt.direction, mt.warn_threshold, mt.fail_threshold,
@@ -108,6 +129,7 @@ class SeriesQuery:
     until: datetime | None = None
     profile: str | None = None
     max_points: int = 1000
+    form: str = "points"  # the JSON answer's: "points" (objects) or "columns" (arrays)
 
 
 @dataclass(frozen=True)
@@ -176,9 +198,22 @@ def _locate(session: Session, q: SeriesQuery) -> tuple[Any, list[str]]:
 
 def read(*, session: Session, query: SeriesQuery, if_none_match: str | None = None) -> SeriesAnswer:
     """The points of one series in time order, downsampled to about `max_points`, as JSON."""
-    found = read_data(session=session, query=query, if_none_match=if_none_match)
+    found = read_data(session=session, query=query, if_none_match=if_none_match, as_json=True)
     body = None if found.data is None else orjson.dumps(found.data)
     return SeriesAnswer(body, found.etag)
+
+
+def _dicts(
+    session: Session, query: TextClause, params: dict[str, Any]
+) -> tuple[int, list[dict[str, Any]]]:
+    rows = session.execute(query, params).all()
+    return len(rows), [dict(zip(POINT_FIELDS, p, strict=True)) for p in rows]
+
+
+def _points(as_json: bool, points: Any) -> Any:
+    if as_json:
+        return orjson.Fragment(points or "[]")
+    return points or []
 
 
 def read_data(
@@ -187,9 +222,11 @@ def read_data(
     query: SeriesQuery,
     if_none_match: str | None = None,
     representation: str = "",
+    as_json: bool = False,
 ) -> SeriesData:
     """`read`'s series before serialising; `representation` (e.g. "svg") joins the ETag's stamp,
-    so each rendering of the same data has an ETag of its own."""
+    so each rendering of the same data has an ETag of its own. With `as_json` its points are one
+    JSON text (an `orjson.Fragment`), as PostgreSQL wrote them."""
     row, testbeds = _locate(session, query)
     series_id = row[0]
     given = {"since": query.since, "until": query.until, "profile": query.profile}
@@ -212,7 +249,7 @@ def read_data(
     etag = '"' + hashlib.blake2b(stamp.encode(), digest_size=12).hexdigest() + '"'
     if etag_matches(if_none_match, etag):
         return SeriesData(None, etag)
-    points: Sequence[Any] = ()
+    count, points = 0, cast(Any, None)  # JSON text (as_json) or dicts
     if series_id and total > query.max_points:
         light = session.execute(_ranged(_LIGHT, keys), bounds).all()
         ids, t, y, levels = zip(*light, strict=True)
@@ -224,9 +261,19 @@ def read_data(
             query.max_points,
         )
         span = {"lo": t[picked[0]] - 1, "hi": t[picked[-1]] + 1}  # picked is sorted by time
-        points = session.execute(_SOME, {"ids": [ids[i] for i in picked], **span}).all()
+        some = {"ids": [ids[i] for i in picked], **span}
+        count, points = (
+            session.execute(_SOME_JSON[query.form], some).one()
+            if as_json
+            else _dicts(session, _SOME, some)
+        )
     elif series_id:
-        points = session.execute(_ranged(_ALL, keys), bounds).all()
+        if as_json:
+            template = _AS_JSON[query.form].replace("{points}", _ALL)
+            count, points = session.execute(_ranged(template, keys), bounds).one()
+        else:
+            count, points = _dicts(session, _ranged(_ALL, keys), bounds)
+    columns = as_json and query.form == "columns"
     body = {
         "system": query.system,
         "benchmark": row[3],
@@ -242,8 +289,9 @@ def read_data(
         "testbed": row[1] if series_id else None,
         "testbeds": testbeds,
         "total": total,
-        "downsampled": total > len(points),
-        "points": [dict(zip(POINT_FIELDS, p, strict=True)) for p in points],
+        "downsampled": total > count,
+        "points": [] if columns else _points(as_json, points),
+        "columns": orjson.Fragment(points or _NO_COLUMNS) if columns else None,
         "steps": steps,
         "changes": changes,
         "environment_changes": environment.marks(

@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
-from datetime import timedelta
+import json
+from datetime import UTC, datetime, timedelta
 
 import numpy as np
+import orjson
 from fastapi.testclient import TestClient
 from sqlalchemy.orm import Session
 
-from benchdash.series.service import downsample_indices
+from benchdash.series.service import SeriesQuery, downsample_indices, read_data
 from tests.fixtures.api import post, verdict_copies_agree
 from tests.fixtures.factories import auth, document, metric, token
 
@@ -133,3 +135,37 @@ def test_an_unchanged_series_answers_304_to_its_etag(client: TestClient, session
     changed = client.get("/api/v1/series", params=params, headers={"If-None-Match": etag})
     assert changed.status_code == 200 and changed.headers["etag"] != etag
     assert [p["value"] for p in changed.json()["points"]] == [100, 101, 99, 102]
+
+
+def test_points_as_postgresql_writes_them_equal_the_rows_and_the_columns(
+    client: TestClient, session: Session
+) -> None:
+    """The answer's points (JSON built by PostgreSQL) say what the rows say, read through
+    Python (`read_data`, which the images use), whole and downsampled; form=columns holds the
+    same points as one array a field (t in ms)."""
+    headers = auth(token(session, "uvhttp"))
+    for i in range(30):
+        value = 70.0 if i == 20 else 100.0 + (i % 3) * 0.5
+        post(client, headers, document(metric(samples=[value * 0.999, value, value * 1.001]), at=i))
+    key = {"system": "uvhttp", "benchmark": "medium_concurrency", "metric": "requests_per_second"}
+    for max_points in (1000, 10):
+        params = {**key, "max_points": max_points}
+        body = client.get("/api/v1/series", params=params).json()
+        query = SeriesQuery(**key, max_points=max_points)  # type: ignore[arg-type]
+        rows = read_data(session=session, query=query).data
+        assert rows is not None
+        expected = json.loads(orjson.dumps(rows["points"]))
+        assert body["points"] == expected and body["columns"] is None
+        assert body["downsampled"] is (max_points == 10) and body["total"] == 30
+        assert {p["level"] for p in body["points"]} >= {"fail", "no_baseline"}
+        answer = client.get("/api/v1/series", params={**params, "form": "columns"})
+        assert answer.status_code == 200, answer.text
+        cols = answer.json()
+        assert cols["points"] == [] and cols["total"] == 30
+        columns = cols["columns"]
+        as_points = [
+            dict(zip(columns, point, strict=True)) for point in zip(*columns.values(), strict=True)
+        ]
+        for p in as_points:
+            p["t"] = datetime.fromtimestamp(p["t"] / 1000, UTC).isoformat()
+        assert as_points == expected

@@ -3080,6 +3080,39 @@ export interface components {
             views: components["schemas"]["BatchView"][];
         };
         /**
+         * SeriesColumns
+         * @description The points as columns (`form=columns`): one array per field, index i is point i, oldest
+         *     first; `t` in milliseconds since the epoch. About half the bytes of the points' objects.
+         */
+        SeriesColumns: {
+            /** Baseline */
+            baseline: (number | null)[];
+            /** Change Pct */
+            change_pct: (number | null)[];
+            /** Commit */
+            commit: (string | null)[];
+            /** Level */
+            level: (components["schemas"]["Level"] | null)[];
+            /** Max */
+            max: (number | null)[];
+            /** Min */
+            min: (number | null)[];
+            /** N */
+            n: number[];
+            /** P Value */
+            p_value: (number | null)[];
+            /** Run Id */
+            run_id: number[];
+            /** Stage */
+            stage: (components["schemas"]["Stage"] | null)[];
+            /** Stddev */
+            stddev: (number | null)[];
+            /** T */
+            t: number[];
+            /** Value */
+            value: number[];
+        };
+        /**
          * SeriesPoint
          * @description One run's value of the series, with spread and verdict.
          */
@@ -3130,6 +3163,8 @@ export interface components {
              * @description Accepted distribution changes: baseline restarts.
              */
             changes?: components["schemas"]["ChangeRead"][];
+            /** @description The points as columns, with form=columns (else null). */
+            columns?: components["schemas"]["SeriesColumns"] | null;
             /**
              * Direction
              * @enum {string}
@@ -3155,7 +3190,10 @@ export interface components {
              * @description Canonical JSON of the parameters.
              */
             params_key: string;
-            /** Points */
+            /**
+             * Points
+             * @description Empty with form=columns.
+             */
             points: components["schemas"]["SeriesPoint"][];
             /**
              * Steps
@@ -7213,6 +7251,8 @@ export interface operations {
                 /** @description Only this profile */
                 profile?: string | null;
                 max_points?: number;
+                /** @description points: one object a point; columns: one array a field (compact) */
+                form?: "points" | "columns";
             };
             header?: {
                 "if-none-match"?: string | null;
@@ -8833,6 +8873,7 @@ type ReadonlyArray<T> = [
     unknown[]
 ] ? Readonly<Exclude<T, undefined>> : Readonly<Exclude<T, undefined>[]>;
 export const pathsApiV1ProfilesProfile_idGetParametersQueryFormatValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/v1/profiles/{profile_id}"]["get"]["parameters"]["query"]["format"]> = ["json", "folded"];
+export const pathsApiV1SeriesGetParametersQueryFormValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/v1/series"]["get"]["parameters"]["query"]["form"]> = ["points", "columns"];
 export const pathsApiV1SeriesImageFmtGetParametersPathFmtValues: ReadonlyArray<FlattenedDeepRequired<paths>["/api/v1/series/image.{fmt}"]["get"]["parameters"]["path"]["fmt"]> = ["svg", "png"];
 export const alertKindValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["AlertKind"]> = ["step", "drift"];
 export const alertReadDirectionValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["AlertRead"]["direction"]> = ["higher_is_better", "lower_is_better"];
