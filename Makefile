@@ -6,7 +6,7 @@ PIP := $(VENV)/bin/pip
 STAMP := $(VENV)/.installed
 
 # `make check`: the edit-test loop (lint, types, unit suites); `make test`: everything.
-.PHONY: up down deps-up deps-test install check test lint test-backend test-runners test-integration \
+.PHONY: up down deps-up deps-test install check check-backend check-runners check-frontend test lint test-backend test-runners test-integration \
 	test-suites test-systems test-frontend test-fuzz test-flaky test-compose bench bench-bigread \
 	clean-data
 
@@ -45,16 +45,26 @@ lint: install
 
 # The edit-test loop: lint and types of every part, the backend suite (real PostgreSQL), the
 # runner unit tests and the frontend's Vitest; no systems, integration or browser tests.
+# After lint, the three suites run at once (each one's output kept together); the backend
+# suite in two processes, a database each (pytest-xdist).
 check: install
 	@start=$$(date +%s); \
 	$(MAKE) --no-print-directory lint && \
-	(cd backend && ../$(VENV)/bin/pytest -q -p no:randomly) && \
-	$(MAKE) --no-print-directory -C runners test PY=$(abspath $(PY)) && \
-	$(MAKE) --no-print-directory -C frontend typecheck lint unit || exit 1; \
+	$(MAKE) --no-print-directory -j3 --output-sync=target check-backend check-runners \
+	  check-frontend || exit 1; \
 	echo "make check: passed in $$(( $$(date +%s) - start )) s"
 
+check-backend:
+	cd backend && ../$(VENV)/bin/pytest -q -p no:randomly -n 2
+
+check-runners:
+	$(MAKE) --no-print-directory -C runners test PY=$(abspath $(PY))
+
+check-frontend:
+	$(MAKE) --no-print-directory -C frontend typecheck lint unit
+
 test-backend: lint
-	cd backend && ../$(VENV)/bin/pytest
+	cd backend && ../$(VENV)/bin/pytest -n 2
 
 test-runners: install
 	@if [ -f runners/Makefile ]; then $(MAKE) -C runners test PY=$(abspath $(PY)); fi

@@ -14,10 +14,12 @@ import argparse
 import os
 import platform
 import statistics
+from datetime import timedelta
 
 import httpx
-from _server import api, embedded_stopped_after, scratch_database
-from series import load, timed
+from _bulk import Shape, database
+from _server import api, embedded_stopped_after
+from series import START, timed
 
 
 def main() -> None:
@@ -28,8 +30,8 @@ def main() -> None:
     p.add_argument("--points", type=int, default=200, help="max_points per series")
     p.add_argument("--repeat", type=int, default=10)
     args = p.parse_args()
-    db = scratch_database("benchdash_bench_page")
-    load(db.replace("postgresql+psycopg://", "postgresql://"), args.runs, args.series)
+    shape = Shape(args.runs, args.series, START, timedelta(hours=1))
+    db = database("benchdash_bench_page", shape, reuse=False)
     batch = {"system": "big", "max_points": args.points, "limit": 1000}
     names = [f"bench{b}" for b in range(1, args.series + 1)]
 
