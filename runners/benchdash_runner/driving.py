@@ -15,6 +15,7 @@ import argparse
 import atexit
 import json
 import os
+import shutil
 import signal
 import time
 import tomllib
@@ -102,6 +103,29 @@ class Driver(Processes):
             log(f"build failed (exit {code})")
             raise SystemExit(BUILD_FAILED)
         log(f"{cmd[0]} took {time.monotonic() - t0:.1f} s")
+
+    def require(self, *tools: str, hint: str) -> None:
+        """Exit with a message naming the first of `tools` not on PATH and `hint` (where it
+        comes from)."""
+        for tool in tools:
+            if shutil.which(tool) is None:
+                self.fail(f"{tool} is not installed ({hint})")
+
+    def cmake(self, build: Path, options: Sequence[str], *, target: str | None = None) -> None:
+        """Configure the system's CMake project in `build` (Ninja when it is installed; a tree
+        configured from another checkout is started again) and build `target` (else all) on
+        every core, each a build step."""
+        cache = build / "CMakeCache.txt"
+        if cache.exists() and f"CMAKE_HOME_DIRECTORY:INTERNAL={self.system_dir}" not in (
+            cache.read_text()
+        ):
+            shutil.rmtree(build)
+        generator = ["-G", "Ninja"] if shutil.which("ninja") and not cache.exists() else []
+        self.build(["cmake", "-S", str(self.system_dir), "-B", str(build), *generator, *options])
+        jobs = ["-j", str(os.cpu_count() or 2)]
+        self.build(
+            ["cmake", "--build", str(build), *jobs, *(["--target", target] if target else [])]
+        )
 
     def fail(self, message: str) -> NoReturn:
         """Exit the driver with `message` (exit 1)."""

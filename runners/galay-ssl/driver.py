@@ -15,8 +15,6 @@ Callgrind instead and reports instructions per round trip (galay_instructions.py
 
 from __future__ import annotations
 
-import os
-import shutil
 from pathlib import Path
 from typing import Any
 
@@ -102,16 +100,7 @@ def run_scenario(bench: Bench, name: str, params: dict[str, Any], total: int) ->
 def build(drv: driving.Driver) -> Path:
     """Configure and build Release + LTO (tests off) under the system's build/bench."""
     out = drv.system_dir / "build" / "bench"
-    cache = out / "CMakeCache.txt"
-    if (
-        cache.exists()
-        and f"CMAKE_HOME_DIRECTORY:INTERNAL={drv.system_dir}" not in cache.read_text()
-    ):
-        shutil.rmtree(out)  # configured for another checkout
-    generator = ["-G", "Ninja"] if shutil.which("ninja") else []
-    flags = ["-DCMAKE_BUILD_TYPE=Release", "-DENABLE_LTO=ON", "-DGALAY_SSL_BUILD_TESTS=OFF"]
-    drv.build(["cmake", "-S", str(drv.system_dir), "-B", str(out), *generator, *flags])
-    drv.build(["cmake", "--build", str(out), "-j", str(os.cpu_count() or 2)])
+    drv.cmake(out, ["-DCMAKE_BUILD_TYPE=Release", "-DENABLE_LTO=ON", "-DGALAY_SSL_BUILD_TESTS=OFF"])
     return out
 
 

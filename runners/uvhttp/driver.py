@@ -17,20 +17,17 @@ Callgrind instead: instructions per request over a fixed number (uvhttp_instruct
 from __future__ import annotations
 
 import argparse
-import datetime as dt
 import json
-import os
 import re
-import shutil
 from pathlib import Path
-from typing import Any
 
 import uvhttp_bench as bench
 import uvhttp_instructions
 import uvhttp_record as rec
+from uvhttp_runs import Runs
 
-from benchdash_runner import driving, environment, procstat, serverpair, toolinfo
-from benchdash_runner.serverpair import CpuSplit, Server, ServerSpec
+from benchdash_runner import driving, environment, serverpair, toolinfo
+from benchdash_runner.serverpair import CpuSplit, ServerSpec
 
 MANIFEST = Path(__file__).with_name("runner.toml")
 CMAKE_OPTIONS = ["-DCMAKE_BUILD_TYPE=Release", "-DBUILD_WITH_MIMALLOC=ON", "-DBUILD_WITH_TLS=OFF"]
@@ -47,62 +44,6 @@ LISTENING = r"listening on http://127\.0\.0\.1:(\d+)"  # performance_test, start
 
 def _no_pin(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--no-pin", action="store_true", help="do not pin servers and wrk to CPUs")
-
-
-class Bench:
-    """The runs of one profile: wrk scripts, measurements, seed records."""
-
-    def __init__(self, drv: driving.Driver, cpus: CpuSplit, meta: dict[str, Any]) -> None:
-        self.drv, self.cpus, self.meta = drv, cpus, meta
-        seconds = float(drv.profile.get("duration_s", 10))
-        self.duration: float = int(seconds) if seconds.is_integer() else seconds
-        self.records: list[dict[str, Any]] = []
-        self.report_lua = (drv.system_dir / "bench" / "report.lua").read_text()
-        for sub in ("lua", "wrk", "records"):
-            (drv.out / sub).mkdir(exist_ok=True)
-
-    def wrk(self, scenario: bench.Scenario, seconds: float, url: str) -> list[str]:
-        """The pinned wrk command of a run (its script, method prelude + report hook, written
-        once)."""
-        script = self.drv.out / "lua" / (scenario.name.replace("/", "_") + ".lua")
-        if not script.exists():
-            script.write_text(bench.lua_script(scenario, self.report_lua))
-        return self.cpus.client(bench.wrk_command(scenario, seconds, script, url))
-
-    def measure(self, server: Server, scenario: bench.Scenario, rep: int) -> dict[str, Any]:
-        """One wrk run against one server while /proc samples it; its seed record."""
-        url, where = server.url + scenario.path, f"{scenario.name} ({server.name}, rep {rep})"
-        cmd = self.wrk(scenario, self.duration, url)
-        try:
-            run = serverpair.run_client(self.drv, cmd=cmd, sample=server)
-            stem = f"{scenario.name.replace('/', '_')}_{server.name}_{rep}"
-            (self.drv.out / "wrk" / f"{stem}.txt").write_text(run.output + "\n")
-            results = bench.check_run(scenario, run.code, run.output)
-        except (serverpair.ServerGone, ValueError) as exc:
-            self.drv.fail(f"{where}: {exc}")
-        record = rec.record(
-            test_id=f"PERF-{dt.datetime.now(dt.UTC):%Y-%m-%d}-{len(self.records) + 1:03d}",
-            timestamp=driving.now_iso(),
-            server=server.name,
-            scenario=scenario.record_block(self.duration, url, rep),
-            results=results,
-            resources={**(run.resources or {}), "load_average_1m": os.getloadavg()[0]},
-            **self.meta,
-        )
-        (self.drv.out / "records" / f"{stem}.json").write_text(json.dumps(record, indent=1) + "\n")
-        self.records.append(record)
-        return record
-
-    def scenario(self, scenario: bench.Scenario, ours: Server, ngx: Server) -> None:
-        """Every repetition of a scenario; with nginx, the two servers take turns going first."""
-        key = "repetitions" if scenario.basic else "repetitions_extended"
-        reps = int(self.drv.profile.get(key, 3))
-        for rep in range(1, reps + 1):
-            order = serverpair.alternate(
-                [ours, ngx] if scenario.reference else [ours], round_no=rep - 1
-            )
-            line = bench.rep_line({s.name: self.measure(s, scenario, rep) for s in order})
-            driving.log(f"{scenario.name} rep {rep}/{reps}: {line}{procstat.busy_note()}")
 
 
 def servers(drv: driving.Driver, binary: Path, cpus: CpuSplit) -> list[ServerSpec]:
@@ -135,15 +76,11 @@ def main() -> int:
     """Build, run the profile's scenarios against uvhttp and nginx, write result.json."""
     drv, args = driving.start(MANIFEST, extra=_no_pin)
     instrumented = drv.profile.get("harness") == "callgrind"
-    for tool in ("cmake", "valgrind") if instrumented else ("cmake", "wrk", "nginx"):
-        if shutil.which(tool) is None:
-            drv.fail(f"{tool} is not installed (see systems/uvhttp/apt-packages.txt)")
+    tools = ("cmake", "valgrind") if instrumented else ("cmake", "wrk", "nginx")
+    drv.require(*tools, hint="see systems/uvhttp/apt-packages.txt")
     build = drv.out / "build"
     drv.phase("building")
-    drv.build(["cmake", "-S", str(drv.system_dir), "-B", str(build), *CMAKE_OPTIONS,
-               "-DUVHTTP_BUILD_TESTS=OFF"])  # fmt: skip
-    drv.build(["cmake", "--build", str(build), "-j", str(os.cpu_count() or 1),
-               "--target", "performance_test"])  # fmt: skip
+    drv.cmake(build, [*CMAKE_OPTIONS, "-DUVHTTP_BUILD_TESTS=OFF"], target="performance_test")
     cc, cc_version = toolinfo.cmake_c_compiler(build=build)
     if instrumented:
         return callgrind_profile(drv, build, cc, cc_version)
@@ -157,7 +94,7 @@ def main() -> int:
         **(pins if cpus.pinned else {"pinning": "none"}),
     }
     meta = {"environment": environment.detect(cc, cc_version), "configuration": configuration}
-    runs = Bench(drv, cpus, meta)
+    runs = Runs(drv, cpus, meta)
     drv.phase("running")
     try:
         with serverpair.serve(drv, specs=servers(drv, build / "performance_test", cpus)) as up:
