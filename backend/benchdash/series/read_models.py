@@ -9,10 +9,8 @@ from typing import Any
 from pydantic import BaseModel, Field
 
 from benchdash.alerts.schemas import ChangeRead
-from benchdash.regression.engine import Level
-from benchdash.regression.model import Stage
 from benchdash.runs.environment import EnvironmentChange
-from benchdash.series.schemas import SeriesState, SeriesStep
+from benchdash.series.schemas import PointColumns, SeriesState, SeriesStep
 
 
 class BatchView(BaseModel):
@@ -33,20 +31,10 @@ class BatchRuns(BaseModel):
     t: list[float] = Field(description="When each run started, Unix time in milliseconds.")
 
 
-class BatchPoints(BaseModel):
+class BatchPoints(PointColumns):
     """A series' points as columns, oldest first: one array per field, all of one length."""
 
     run: list[int] = Field(description="Each point's index into `runs`.")
-    value: list[float]
-    min: list[float | None]
-    max: list[float | None]
-    stddev: list[float | None]
-    n: list[int]
-    level: list[Level | None]
-    stage: list[Stage | None]
-    baseline: list[float | None]
-    change_pct: list[float | None]
-    p_value: list[float | None]
 
 
 class BatchSeries(BaseModel):

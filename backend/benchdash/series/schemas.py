@@ -34,13 +34,11 @@ class SeriesPoint(BaseModel):
     p_value: float | None
 
 
-class SeriesColumns(BaseModel):
-    """The points as columns (`form=columns`): one array per field, index i is point i, oldest
-    first; `t` in milliseconds since the epoch. About half the bytes of the points' objects."""
+class PointColumns(BaseModel):
+    """Points as columns, oldest first: one array per field, all of one length (index i is
+    point i); the two column forms (`SeriesColumns`, the batch's `BatchPoints`) add how they
+    name each point's run."""
 
-    run_id: list[int]
-    commit: list[str | None]
-    t: list[float]
     value: list[float]
     min: list[float | None]
     max: list[float | None]
@@ -51,6 +49,15 @@ class SeriesColumns(BaseModel):
     baseline: list[float | None]
     change_pct: list[float | None]
     p_value: list[float | None]
+
+
+class SeriesColumns(PointColumns):
+    """The points of GET /series?form=columns; `t` in milliseconds since the epoch. About half
+    the bytes of the points' objects."""
+
+    run_id: list[int]
+    commit: list[str | None]
+    t: list[float]
 
 
 class SeriesStep(BaseModel):

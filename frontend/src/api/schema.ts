@@ -3081,8 +3081,8 @@ export interface components {
         };
         /**
          * SeriesColumns
-         * @description The points as columns (`form=columns`): one array per field, index i is point i, oldest
-         *     first; `t` in milliseconds since the epoch. About half the bytes of the points' objects.
+         * @description The points of GET /series?form=columns; `t` in milliseconds since the epoch. About half
+         *     the bytes of the points' objects.
          */
         SeriesColumns: {
             /** Baseline */

@@ -1,11 +1,14 @@
 import { useState, type FormEvent } from "react";
 import type { Schemas } from "@/api/types";
 import { Button } from "@/components/ui/Button";
-import { Choice } from "@/components/ui/Choice";
 import { ErrorState } from "@/components/ui/States";
 import { useCreateSubscription } from "@/features/notifications/api/createSubscription";
 import styles from "@/features/notifications/components/NotificationsPage.module.css";
-import { EVENTS } from "@/features/notifications/events";
+import {
+  BranchAndEvents,
+  SystemField,
+  useScope,
+} from "@/features/notifications/components/SubscriptionScope";
 
 type Channel = Schemas["Channel"];
 type Created = Schemas["SubscriptionCreated"];
@@ -19,23 +22,21 @@ const TARGET: Record<Channel, { label: string; placeholder: string }> = {
 /** The form that adds a subscription; a webhook's signing secret is shown once after. */
 export function SubscriptionForm({ systems }: { systems: string[] }) {
   const create = useCreateSubscription();
-  const [system, setSystem] = useState(systems[0] ?? "");
+  const scope = useScope(systems);
   const [channel, setChannel] = useState<Channel>("webhook");
   const [name, setName] = useState("");
   const [target, setTarget] = useState("");
-  const [branch, setBranch] = useState("");
-  const [events, setEvents] = useState<string[]>(EVENTS.map(([e]) => e));
   const [created, setCreated] = useState<Created | null>(null);
 
   const submit = (e: FormEvent) => {
     e.preventDefault();
     const body = {
-      system: system || systems[0] || "",
+      system: scope.system,
       channel,
       name,
       target,
-      branch: branch || null,
-      events: events as Schemas["SubscriptionCreate"]["events"],
+      branch: scope.branch || null,
+      events: scope.events as Schemas["SubscriptionCreate"]["events"],
     };
     create.mutate(body, {
       onSuccess: (sub) => {
@@ -45,19 +46,10 @@ export function SubscriptionForm({ systems }: { systems: string[] }) {
       },
     });
   };
-  const toggle = (event: string, on: boolean) =>
-    setEvents((now) => (on ? [...now, event] : now.filter((x) => x !== event)));
 
   return (
     <form className={styles.form} onSubmit={submit} aria-label="Add a subscription">
-      <label className={styles.field}>
-        System
-        <select value={system || systems[0] || ""} onChange={(e) => setSystem(e.target.value)}>
-          {systems.map((s) => (
-            <option key={s}>{s}</option>
-          ))}
-        </select>
-      </label>
+      <SystemField scope={scope} systems={systems} />
       <label className={styles.field}>
         Channel
         <select value={channel} onChange={(e) => setChannel(e.target.value as Channel)}>
@@ -79,25 +71,9 @@ export function SubscriptionForm({ systems }: { systems: string[] }) {
           onChange={(e) => setTarget(e.target.value)}
         />
       </label>
-      <label className={styles.field}>
-        Branch (empty: every branch)
-        <input maxLength={200} value={branch} onChange={(e) => setBranch(e.target.value)} />
-      </label>
-      <fieldset className={styles.events}>
-        <legend>Events</legend>
-        {EVENTS.map(([event, label]) => (
-          <Choice
-            key={event}
-            type="checkbox"
-            checked={events.includes(event)}
-            onChange={(e) => toggle(event, e.target.checked)}
-          >
-            {label}
-          </Choice>
-        ))}
-      </fieldset>
+      <BranchAndEvents scope={scope} />
       <div>
-        <Button type="submit" disabled={create.isPending || events.length === 0}>
+        <Button type="submit" disabled={create.isPending || scope.events.length === 0}>
           Add subscription
         </Button>
       </div>
