@@ -8,6 +8,10 @@ import { history, stepHistory, uniqueSlug, type SeriesSpec } from "../support/be
 import { expect, test, type Page } from "../support/fixtures";
 import { PAGE_ATTACHMENT, type PageFigures, type PageSample } from "../support/paint-reporter";
 
+// Playwright's trace recorder snapshots the whole DOM (300 cards) in the page at every step,
+// on the page's main thread: about 0.6 s inside the measured loads. Off for this spec.
+test.use({ trace: "off" });
+
 const BENCHMARKS = 100;
 const METRICS = [
   { metric: "time", unit: "ns", direction: "lower_is_better" as const },

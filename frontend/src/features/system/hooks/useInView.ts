@@ -3,27 +3,32 @@ import { useEffect, useState, type RefObject } from "react";
 /** How far ahead of the viewport a chart starts rendering, so scrolling finds it drawn. */
 const AHEAD = "400px 0px";
 
-// Charts that came into view draw one per frame, in the order they came (page order: what needs a
-// look first), so the first chart paints after one chart's work, not after every visible one's,
-// and the page answers input between them.
-const waiting: Array<() => void> = [];
+// Charts that came into view draw one per frame, in page order (what needs a look first), not in
+// the order their observers happened to report, so the first chart paints after one chart's
+// work, not after every visible one's, and the page answers input between them.
+const waiting: Array<{ el: Element; show: () => void }> = [];
 let pumping = false;
 
+const earlier = (a: Element, b: Element) =>
+  a.compareDocumentPosition(b) & Node.DOCUMENT_POSITION_FOLLOWING ? -1 : 1;
+
 function pump() {
+  waiting.sort((a, b) => earlier(a.el, b.el));
   const next = waiting.shift();
   if (!next) {
     pumping = false;
     return;
   }
-  next();
+  next.show();
   requestAnimationFrame(() => setTimeout(pump, 0));
 }
 
-function reveal(show: () => void) {
-  waiting.push(show);
+function reveal(el: Element, show: () => void) {
+  waiting.push({ el, show });
   if (!pumping) {
     pumping = true;
-    pump();
+    // The observers of one frame report together: let them all queue before the first draws.
+    setTimeout(pump, 0);
   }
 }
 
@@ -42,7 +47,7 @@ export function useInView(ref: RefObject<Element | null>): boolean {
       (entries) => {
         if (!entries.some((e) => e.isIntersecting)) return;
         observer.disconnect();
-        reveal(() => live && setSeen(true));
+        reveal(el, () => live && setSeen(true));
       },
       { rootMargin: AHEAD },
     );
