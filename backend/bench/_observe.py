@@ -56,3 +56,29 @@ def gc_report(spans: list[tuple[float, float]], trace: Path, log: Path, since: f
     pauses = sorted(1000 * (b - a) for a, b in full)
     worst = f", median {pauses[len(pauses) // 2]:.0f} ms, max {pauses[-1]:.0f} ms" if full else ""
     return f"{len(full)} full collections{worst}; {hit} of {len(slow)} slow requests overlapped one"
+
+
+def cpu_seconds() -> Counter[str]:
+    """CPU time (user + system) used so far by the API's processes ("api": `benchdash-server
+    serve` and the workers it spawned) and by PostgreSQL's ("postgres"); sample before and
+    after a load and subtract."""
+    import psutil
+
+    used: Counter[str] = Counter()
+    for proc in psutil.process_iter(["cmdline", "cpu_times", "name"]):
+        try:
+            cmd = " ".join(proc.info["cmdline"] or [])
+            parent = proc.parent()
+            above = " ".join(parent.cmdline()) if parent else ""
+        except psutil.Error:
+            continue
+        times = proc.info["cpu_times"]
+        if times is None:
+            continue
+        if proc.info["name"] == "postgres" or cmd.startswith("postgres"):
+            used["postgres"] += times.user + times.system
+        elif "benchdash-server serve" in cmd or (
+            "spawn_main" in cmd and "benchdash-server serve" in above
+        ):
+            used["api"] += times.user + times.system
+    return used

@@ -34,6 +34,7 @@ from typing import Any
 import httpx
 import psycopg
 from _documents import document, user_job
+from _observe import cpu_seconds
 from _preload import preload
 from _server import api, cli, embedded_stopped_after, scratch_database
 
@@ -186,10 +187,15 @@ def main() -> None:
         for workers in (int(w) for w in args.workers.split(",")):
             with api(db, workers=workers) as base:
                 tag = f"s{stored}-w{workers}"
+                before = cpu_seconds()
                 line, rate, statuses = load_api(base, token, args.clients, args.seconds, tag, opts)
+                used, uploads = cpu_seconds() - before, sum(statuses.values())
+                api_ms, pg_ms = (1000 * used[k] / uploads for k in ("api", "postgres"))
                 answered += statuses
                 print(
-                    f"  {workers} worker(s): {line}\n    ratio to floor {rate / floor:.3f}",
+                    f"  {workers} worker(s): {line}\n    ratio to floor {rate / floor:.3f}; CPU "
+                    f"per upload (all {uploads} of the line): API {api_ms:.1f} ms, PostgreSQL "
+                    f"{pg_ms:.1f} ms",
                     flush=True,
                 )
     server_errors = sum(n for status, n in answered.items() if status.startswith("5"))
