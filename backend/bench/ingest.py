@@ -12,7 +12,8 @@ then posts for a fixed time. Reference, same PostgreSQL, same N clients, same ti
 running one transaction = one 20-row multi-row INSERT into a table shaped like `measurement`.
 Repeated with the database holding each `--stored` count of measurements (COPY-loaded into
 other series first). Prints uploads/s, p50/p90/p99/max, every non-2xx answer by status (with
-its first body) and the ratio to the floor; exits 1 if any upload was answered 5xx.
+its first body), the ratio to the floor and the CPU time per upload of the API's processes and
+of PostgreSQL's (where the two cores go); exits 1 if any upload was answered 5xx.
 """
 
 from __future__ import annotations
