@@ -140,3 +140,29 @@ def test_0018_partitions_measurement_and_carries_its_rows_both_ways(engine: Engi
         assert "started_at" not in {c["name"] for c in inspect(scratch).get_columns("verdict")}
         migrate(scratch, _PARTITION)
         assert _stored(scratch) == before[:1]
+
+
+def test_0019_leaves_stored_rows_uncopied_and_the_downgrade_drops_the_copies(
+    engine: Engine,
+) -> None:
+    with scratch_database(engine, "mig19") as scratch:
+        migrate(scratch, "0018")
+        with scratch.begin() as conn:
+            for statement in _TWO_POINTS[:-1]:
+                conn.execute(text(statement))
+            conn.execute(
+                text(
+                    "INSERT INTO verdict (measurement_id, started_at, level, baseline_run_ids, "
+                    "warn_threshold, fail_threshold, explanation, change_pct) "
+                    "SELECT id, started_at, 'ok', '{}', 5, 10, '', 3.5 FROM measurement"
+                )
+            )
+        migrate(scratch, "0019")
+        with scratch.connect() as conn:
+            rows = conn.execute(
+                text("SELECT chart_copied, change_pct FROM measurement ORDER BY id")
+            ).all()
+        assert rows == [(False, None), (False, None)]  # read through their verdicts
+        migrate(scratch, "0018", down=True)
+        columns = {c["name"] for c in inspect(scratch).get_columns("measurement")}
+        assert not columns & {"chart_copied", "baseline_value", "change_pct", "p_value"}

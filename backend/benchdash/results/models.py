@@ -6,6 +6,7 @@ from datetime import datetime
 
 from sqlalchemy import (
     ARRAY,
+    Boolean,
     CheckConstraint,
     DateTime,
     Float,
@@ -16,6 +17,7 @@ from sqlalchemy import (
     String,
     Text,
     UniqueConstraint,
+    false,
 )
 from sqlalchemy.orm import Mapped, mapped_column
 
@@ -86,6 +88,13 @@ class Measurement(Base):
     # written with the verdict (results/store.py) and changed with its stage (alerts).
     level: Mapped[str | None] = mapped_column(String(20))
     stage: Mapped[str | None] = mapped_column(String(12))
+    # Copies of its verdict's baseline, change and p-value (never changed after), so a chart
+    # needs no verdict lookup per point; `chart_copied` is false on rows stored before 0019,
+    # which are read through their verdict.
+    baseline_value: Mapped[float | None] = mapped_column(Float)
+    change_pct: Mapped[float | None] = mapped_column(Float)
+    p_value: Mapped[float | None] = mapped_column(Float)
+    chart_copied: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
 
 
 class Verdict(Base):

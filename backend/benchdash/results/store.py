@@ -1,7 +1,8 @@
 """Write a run's measurements and verdicts in one statement (arrays unnested, CTE chained).
 
-Each measurement carries a copy of its verdict's level and stage (for series reads); each
-verdict its measurement's `started_at`, the partition key its foreign key needs.
+Each measurement carries copies of its verdict's level and stage, baseline, change and p-value
+(for series reads: no verdict lookup per point); each verdict its measurement's `started_at`,
+the partition key its foreign key needs.
 """
 
 from __future__ import annotations
@@ -24,15 +25,16 @@ _STORE = typed_text(
     WITH m AS (
         INSERT INTO measurement (run_id, benchmark_id, metric_id, series_id, started_at, value,
             samples, n, mean, median, stddev, min_value, max_value, cv, outliers_removed,
-            level, stage)
+            level, stage, baseline_value, change_pct, p_value, chart_copied)
         SELECT :run_id, u.b, u.mt, u.s, :started_at, u.v, CAST(u.smp AS float8[]), u.n, u.mean,
-            u.med, u.sd, u.mn, u.mx, u.cv, u.outl, u.level, u.stage
+            u.med, u.sd, u.mn, u.mx, u.cv, u.outl, u.level, u.stage, u.base, u.chg, u.p, true
         FROM unnest(CAST(:b AS int[]), CAST(:mt AS int[]), CAST(:s AS int[]),
                     CAST(:v AS float8[]), CAST(:smp AS text[]), CAST(:n AS int[]),
                     CAST(:mean AS float8[]), CAST(:med AS float8[]), CAST(:sd AS float8[]),
                     CAST(:mn AS float8[]), CAST(:mx AS float8[]), CAST(:cv AS float8[]),
-                    CAST(:outl AS int[]), CAST(:level AS text[]), CAST(:stage AS text[]))
-            AS u(b, mt, s, v, smp, n, mean, med, sd, mn, mx, cv, outl, level, stage)
+                    CAST(:outl AS int[]), CAST(:level AS text[]), CAST(:stage AS text[]),
+                    CAST(:base AS float8[]), CAST(:chg AS float8[]), CAST(:p AS float8[]))
+            AS u(b, mt, s, v, smp, n, mean, med, sd, mn, mx, cv, outl, level, stage, base, chg, p)
         RETURNING id, series_id, started_at
     ), v AS (
         INSERT INTO verdict (measurement_id, started_at, level, baseline_value,

@@ -26,7 +26,7 @@ from benchdash.kit.sql import sql_in
 from benchdash.regression.model import Stage
 from benchdash.runs import environment
 from benchdash.series import batch_shape
-from benchdash.series.service import KEEP_LEVELS
+from benchdash.series.service import CHART_FIELDS, KEEP_LEVELS, OLD_VERDICT
 
 # A run's measurements carry its start (the partition key): one month looked in per run, a
 # lookup each (as EXISTS, PostgreSQL hashed every month's rows instead).
@@ -88,12 +88,12 @@ _POINTS = f"""WITH p AS (
     ) g, LATERAL (VALUES (lo), (ARRAY[hi[1], -hi[2], hi[3]])) AS x(e)
 ), ranked AS (
     SELECT k.series_id, k.total, k.rn, m.run_id, r.commit, m.started_at, m.value, m.min_value,
-        m.max_value, m.stddev, m.n, v.level, v.stage, v.baseline_value, v.change_pct,
-        v.p_value, dense_rank() OVER (ORDER BY m.run_id) - 1 AS run
+        m.max_value, m.stddev, m.n, m.level, m.stage, {CHART_FIELDS},
+        dense_rank() OVER (ORDER BY m.run_id) - 1 AS run
     FROM picked k JOIN p ON p.series_id = k.series_id AND p.rn = k.rn
     CROSS JOIN LATERAL (SELECT * FROM measurement m WHERE m.id = k.id
         AND m.started_at = p.started_at LIMIT 1) m JOIN run r ON r.id = m.run_id
-    LEFT JOIN verdict v ON v.measurement_id = m.id
+    {OLD_VERDICT}
 )
 SELECT series_id, total, CAST(json_build_object(
         'run', array_agg(run ORDER BY rn), 'value', array_agg(value ORDER BY rn),

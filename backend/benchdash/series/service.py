@@ -55,9 +55,17 @@ _STAMP = f"""SELECT count(*), max(m.run_id), count(*) FILTER (WHERE m.stage = '{
     {_POINT_RUN} WHERE {{range}}"""
 _LIGHT = f"""SELECT m.id, CAST(extract(epoch FROM m.started_at) AS float8), m.value, m.level
     {_POINT_RUN} WHERE {{range}} ORDER BY m.started_at, m.run_id"""
+# Level and stage are the measurement's copies; so are baseline, change and p-value on rows
+# stored since migration 0019 (`chart_copied`): only older rows look their verdict up.
+CHART_FIELDS = ", ".join(
+    f"CASE WHEN m.chart_copied THEN m.{c} ELSE v.{c} END AS {c}"
+    for c in ("baseline_value", "change_pct", "p_value")
+)
+OLD_VERDICT = """LEFT JOIN LATERAL (SELECT v.baseline_value, v.change_pct, v.p_value FROM verdict v
+        WHERE NOT m.chart_copied AND v.measurement_id = m.id) v ON true"""
 _DETAIL = f"""SELECT m.run_id, r.commit, m.started_at, m.value, m.min_value, m.max_value,
-    m.stddev, m.n, v.level, v.stage, v.baseline_value, v.change_pct, v.p_value
-    {_POINT_RUN} LEFT JOIN verdict v ON v.measurement_id = m.id"""
+    m.stddev, m.n, m.level, m.stage, {CHART_FIELDS}
+    {_POINT_RUN} {OLD_VERDICT}"""
 _ALL = f"{_DETAIL} WHERE {{range}} ORDER BY m.started_at, m.run_id"
 
 

@@ -8,11 +8,14 @@ from datetime import UTC, datetime, timedelta
 import numpy as np
 import orjson
 from fastapi.testclient import TestClient
+from sqlalchemy import text
 from sqlalchemy.orm import Session
 
 from benchdash.series.service import SeriesQuery, downsample_indices, read_data
 from tests.fixtures.api import post, verdict_copies_agree
 from tests.fixtures.factories import auth, document, metric, token
+
+BATCH = "/api/v1/series/batch"
 
 
 def test_series_points_in_time_order_with_verdicts(client: TestClient, session: Session) -> None:
@@ -169,3 +172,39 @@ def test_points_as_postgresql_writes_them_equal_the_rows_and_the_columns(
         for p in as_points:
             p["t"] = datetime.fromtimestamp(p["t"] / 1000, UTC).isoformat()
         assert as_points == expected
+
+
+def test_points_stored_before_the_chart_copies_read_their_verdicts(
+    client: TestClient, session: Session
+) -> None:
+    """Measurements carry their verdict's baseline, change and p-value (migration 0019); rows
+    stored before have no copies (`chart_copied` false) and are read through their verdict:
+    the single read and the page's batch answer the same either way."""
+    headers = auth(token(session, "uvhttp"))
+    for i in range(14):
+        value = 80.0 if i == 12 else 100.0 + (i % 3) * 0.5
+        post(client, headers, document(metric(samples=[value * 0.999, value, value * 1.001]), at=i))
+    copied = session.execute(
+        text("SELECT count(*) FROM measurement WHERE chart_copied AND change_pct IS NOT NULL")
+    ).scalar_one()
+    assert copied > 0
+    key = {"system": "uvhttp", "benchmark": "medium_concurrency", "metric": "requests_per_second"}
+    batch = {"system": "uvhttp"}
+    before = (
+        client.get("/api/v1/series", params=key).json(),
+        client.get(BATCH, params=batch).json(),
+    )
+    assert any(p["change_pct"] for p in before[0]["points"])
+    session.execute(  # as stored before 0019: the copies absent
+        text(
+            "UPDATE measurement SET chart_copied = false, baseline_value = NULL, "
+            "change_pct = NULL, p_value = NULL WHERE run_id % 2 = 0"
+        )
+    )
+    session.flush()
+    after = (
+        client.get("/api/v1/series", params=key).json(),
+        client.get(BATCH, params=batch).json(),
+    )
+    assert after[0]["points"] == before[0]["points"]
+    assert after[1]["series"] == before[1]["series"]

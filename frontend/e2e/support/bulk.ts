@@ -30,7 +30,7 @@ new_meas AS (
       'run_id', r.id, 'started_at', r.started_at,
       'value', v, 'samples', jsonb_build_array(v), 'n', 1, 'mean', v, 'median', v,
       'min_value', v, 'max_value', v, 'stddev', NULL, 'cv', NULL,
-      'level', 'ok', 'stage', NULL))).*
+      'level', 'ok', 'stage', NULL, 'change_pct', 0, 'p_value', NULL))).*
   FROM measurement m, new_runs r,
        LATERAL (SELECT m.value * (1 + 0.04 * sin(extract(epoch FROM r.started_at) / 86400.0)
                                   + (random() - 0.5) * 0.03) AS v) x
