@@ -1,7 +1,8 @@
 """A benchmark database of one system's runs × series, loaded with COPY (series.py, reads.py,
-bigread.py): one metric, `series` benchmarks with one series each, a run every `step` from
-`start`, every run measuring every series (value 100.0–101.6 ns, about one point in a thousand
-failed) with its verdict.
+bigread.py, page.py): one metric, `series` benchmarks with one series each, a run every `step`
+from `start`, every run measuring every series (value 100.0–101.6 ns, about one point in a
+thousand failed) with its verdict, whose chart fields the measurement carries as ingest writes
+them (migration 0019).
 """
 
 from __future__ import annotations
@@ -72,14 +73,14 @@ def load(url: str, shape: Shape) -> str:
         with conn.cursor().copy(
             "COPY measurement (id, run_id, benchmark_id, metric_id, series_id, started_at, "
             "value, samples, n, mean, median, stddev, min_value, max_value, cv, "
-            "outliers_removed, level) FROM STDIN"
+            "outliers_removed, level, baseline_value, chart_copied) FROM STDIN"
         ) as cp:
             for r in range(1, runs + 1):
                 t, base, v = shape.at(r), (r - 1) * series, f"{100.0 + (r % 17) * 0.1:.1f}"
                 cp.write(
                     "".join(
                         f"{base + b}\t{r}\t{b}\t1\t{b}\t{t}\t{v}\t{{{v}}}\t1\t{v}\t{v}\t0\t{v}\t"
-                        f"{v}\t0\t0\t{level(base + b)}\n"
+                        f"{v}\t0\t0\t{level(base + b)}\t100\tt\n"
                         for b in range(1, series + 1)
                     )
                 )
@@ -118,8 +119,8 @@ def database(name: str, shape: Shape, reuse: bool) -> str:
     db = base.rsplit("/", 1)[0] + f"/{name}" + (f"?{query}" if query else "")
     if reuse:
         try:
-            with psycopg.connect(plain(db)) as conn:
-                row = conn.execute("SELECT count(*) FROM measurement").fetchone()
+            with psycopg.connect(plain(db)) as conn:  # loaded whole, by this loader
+                row = conn.execute("SELECT count(*) FROM measurement WHERE chart_copied").fetchone()
             if row and row[0] == shape.runs * shape.series:
                 print(f"reusing {name}: {row[0]:,} measurements")
                 return db
