@@ -61,8 +61,10 @@ CHART_FIELDS = ", ".join(
     f"CASE WHEN m.chart_copied THEN m.{c} ELSE v.{c} END AS {c}"
     for c in ("baseline_value", "change_pct", "p_value")
 )
+# OFFSET 0 keeps the subquery whole, so `NOT m.chart_copied` gates it (a one-time filter: the
+# verdict's index is not entered); pulled up into a join, it was only a filter after the lookup.
 OLD_VERDICT = """LEFT JOIN LATERAL (SELECT v.baseline_value, v.change_pct, v.p_value FROM verdict v
-        WHERE NOT m.chart_copied AND v.measurement_id = m.id) v ON true"""
+        WHERE NOT m.chart_copied AND v.measurement_id = m.id OFFSET 0) v ON true"""
 _DETAIL = f"""SELECT m.run_id, r.commit, m.started_at, m.value, m.min_value, m.max_value,
     m.stddev, m.n, m.level, m.stage, {CHART_FIELDS}
     {_POINT_RUN} {OLD_VERDICT}"""
