@@ -213,17 +213,16 @@ def read(*, session: Session, query: SeriesQuery, if_none_match: str | None = No
     return SeriesAnswer(body, found.etag)
 
 
-def _dicts(
-    session: Session, query: TextClause, params: dict[str, Any]
-) -> tuple[int, list[dict[str, Any]]]:
-    rows = session.execute(query, params).all()
-    return len(rows), [dict(zip(POINT_FIELDS, p, strict=True)) for p in rows]
-
-
-def _points(as_json: bool, points: Any) -> Any:
+def _fetch(
+    session: Session, queries: tuple[TextClause, TextClause], params: dict[str, Any], as_json: bool
+) -> tuple[int, Any]:
+    """How many points, and the points: the JSON text PostgreSQL wrote (`as_json`, with the
+    second query), else one dict a row of the first."""
     if as_json:
-        return orjson.Fragment(points or "[]")
-    return points or []
+        count, text_ = session.execute(queries[1], params).one()
+        return count, text_
+    rows = session.execute(queries[0], params).all()
+    return len(rows), [dict(zip(POINT_FIELDS, p, strict=True)) for p in rows]
 
 
 def read_data(
@@ -272,17 +271,11 @@ def read_data(
         )
         span = {"lo": t[picked[0]] - 1, "hi": t[picked[-1]] + 1}  # picked is sorted by time
         some = {"ids": [ids[i] for i in picked], **span}
-        count, points = (
-            session.execute(_SOME_JSON[query.form], some).one()
-            if as_json
-            else _dicts(session, _SOME, some)
-        )
+        count, points = _fetch(session, (_SOME, _SOME_JSON[query.form]), some, as_json)
     elif series_id:
-        if as_json:
-            template = _AS_JSON[query.form].replace("{points}", _ALL)
-            count, points = session.execute(_ranged(template, keys), bounds).one()
-        else:
-            count, points = _dicts(session, _ranged(_ALL, keys), bounds)
+        wrapped = _AS_JSON[query.form].replace("{points}", _ALL)
+        pair = (_ranged(_ALL, keys), _ranged(wrapped, keys))
+        count, points = _fetch(session, pair, bounds, as_json)
     columns = as_json and query.form == "columns"
     body = {
         "system": query.system,
@@ -300,7 +293,7 @@ def read_data(
         "testbeds": testbeds,
         "total": total,
         "downsampled": total > count,
-        "points": [] if columns else _points(as_json, points),
+        "points": [] if columns else orjson.Fragment(points or "[]") if as_json else points or [],
         "columns": orjson.Fragment(points or _NO_COLUMNS) if columns else None,
         "steps": steps,
         "changes": changes,
