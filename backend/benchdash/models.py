@@ -9,6 +9,7 @@ from benchdash.notify.models import Delivery, Subscription
 from benchdash.profiles.models import Profile
 from benchdash.results.models import Measurement, Series, SeriesRestart, Verdict
 from benchdash.runs.models import Run, RunEvent
+from benchdash.series.models import SeriesChart
 from benchdash.systems.models import Benchmark, Branch, Metric, System, Testbed
 
 __all__ = [
@@ -27,6 +28,7 @@ __all__ = [
     "Run",
     "RunEvent",
     "Series",
+    "SeriesChart",
     "SeriesRestart",
     "Subscription",
     "System",

@@ -42,20 +42,17 @@ def assemble(
     profile: str | None,
     views: Sequence[Any],
     series: Sequence[Any],
-    points: Sequence[Any],
+    picked: dict[int, Any],
+    columns: dict[int, orjson.Fragment],
+    runs: orjson.Fragment,
     steps: Sequence[Any],
     changes: Sequence[Any],
     environment_changes: Sequence[Any] = (),
     culprits: dict[int, Any] | None = None,
 ) -> bytes:
-    """The JSON body of `SeriesBatch`; `points` are rows of queries._POINTS (their columns as
-    JSON text, built by PostgreSQL)."""
-    runs: Any = {"id": [], "commit": [], "t": []}
-    columns: dict[int, tuple[int, Any, str | None, str | None, int]] = {}
-    for sid, total, cols, level, stage, count, run_table in points:
-        columns[sid] = (total, orjson.Fragment(cols), level, stage, count)
-        if run_table is not None:
-            runs = orjson.Fragment(run_table)
+    """The JSON body of `SeriesBatch`: `picked` holds each series' chart_cache.Picked,
+    `columns` its points as JSON columns and `runs` the run table they index (both built by
+    PostgreSQL as text)."""
     marks: dict[int, dict[str, list[dict[str, Any]]]] = {}
     for sid, *step in steps:
         marks.setdefault(sid, {"steps": [], "changes": []})["steps"].append(
@@ -68,7 +65,10 @@ def assemble(
         )
     out = []
     for sid, bench, bench_id, params_key, parameters, metric, alerted in series:
-        total, cols, level, stage, count = columns.get(sid, (0, _EMPTY, None, None, 0))
+        p = picked.get(sid)
+        total, count = (p.total, p.picked) if p else (0, 0)
+        level, stage = (p.level, p.stage) if p else (None, None)
+        cols = columns.get(sid, _EMPTY)
         out.append(
             {
                 "benchmark": bench,

@@ -1,9 +1,8 @@
-"""The series batch: every series of a system's branch on one testbed in four statements.
+"""The series batch: every series of a system's branch on one testbed in one answer.
 
 The views (testbed × profile, for the page's selector), the series with their newest state,
-their points downsampled in SQL, and their steps and accepted changes. Over `max_points`, a
-series keeps the lowest and highest point of each of `max_points / 2` equal-count buckets
-(min-max decimation: spikes stay visible), every warn/fail point and its newest point.
+their points (decimated in SQL and kept between reads: `chart_cache`), and their steps and
+accepted changes.
 """
 
 from __future__ import annotations
@@ -23,10 +22,8 @@ from benchdash.kit.arrays import typed_text
 from benchdash.kit.caching import etag_matches
 from benchdash.kit.errors import NotFound
 from benchdash.kit.sql import sql_in
-from benchdash.regression.model import Stage
 from benchdash.runs import environment
-from benchdash.series import batch_shape
-from benchdash.series.service import CHART_FIELDS, KEEP_LEVELS, OLD_VERDICT
+from benchdash.series import batch_shape, chart_cache
 
 # A run's measurements carry its start (the partition key): one month looked in per run, a
 # lookup each (as EXISTS, PostgreSQL hashed every month's rows instead).
@@ -61,56 +58,6 @@ _BOUNDS = {
     "until": "m.started_at <= :until",
     "profile": "r.profile = :profile",
 }
-_KEEP = ",".join(f"'{level}'" for level in KEEP_LEVELS)
-_STAMP = f"""SELECT count(*), max(m.run_id),
-    count(*) FILTER (WHERE m.stage = '{Stage.CONFIRMED}'),
-    count(*) FILTER (WHERE m.stage = '{Stage.DISMISSED}')
-    FROM measurement m JOIN run r ON r.id = m.run_id WHERE {{range}}"""
-# Points are picked in SQL (min-max per bucket without a sort: the minimum of
-# [value, rn, id] arrays) and come back as one JSON object of columns per series, so Python
-# never walks a point; `run` indexes the runs of the answer (a dense rank over their ids).
-# A picked point is read back by its key with the partition key (its time, from p), one
-# lookup each (LIMIT 1 keeps it a lookup, pruned to its month at run time): joined by id,
-# PostgreSQL hashed every row of every month instead.
-_POINTS = f"""WITH p AS (
-    SELECT m.id, m.series_id, m.value, m.level, m.started_at,
-        row_number() OVER (PARTITION BY m.series_id ORDER BY m.started_at, m.run_id) AS rn,
-        count(*) OVER (PARTITION BY m.series_id) AS total
-    FROM measurement m JOIN run r ON r.id = m.run_id WHERE {{range}}
-), picked AS (
-    SELECT series_id, total, rn, id FROM p
-    WHERE total <= :max OR rn = total OR level IN ({_KEEP})
-    UNION
-    SELECT series_id, total, CAST(e[2] AS bigint), CAST(e[3] AS int) FROM (
-        SELECT series_id, total, min(ARRAY[value, rn, id]) AS lo, max(ARRAY[value, -rn, id]) AS hi
-        FROM p WHERE total > :max
-        GROUP BY series_id, total, (rn - 1) * (CAST(:max AS int) / 2) / total
-    ) g, LATERAL (VALUES (lo), (ARRAY[hi[1], -hi[2], hi[3]])) AS x(e)
-), ranked AS (
-    SELECT k.series_id, k.total, k.rn, m.run_id, r.commit, m.started_at, m.value, m.min_value,
-        m.max_value, m.stddev, m.n, m.level, m.stage, {CHART_FIELDS},
-        dense_rank() OVER (ORDER BY m.run_id) - 1 AS run
-    FROM picked k JOIN p ON p.series_id = k.series_id AND p.rn = k.rn
-    CROSS JOIN LATERAL (SELECT * FROM measurement m WHERE m.id = k.id
-        AND m.started_at = p.started_at LIMIT 1) m JOIN run r ON r.id = m.run_id
-    {OLD_VERDICT}
-)
-SELECT series_id, total, CAST(json_build_object(
-        'run', array_agg(run ORDER BY rn), 'value', array_agg(value ORDER BY rn),
-        'min', array_agg(min_value ORDER BY rn), 'max', array_agg(max_value ORDER BY rn),
-        'stddev', array_agg(stddev ORDER BY rn), 'n', array_agg(n ORDER BY rn),
-        'level', array_agg(level ORDER BY rn), 'stage', array_agg(stage ORDER BY rn),
-        'baseline', array_agg(baseline_value ORDER BY rn),
-        'change_pct', array_agg(change_pct ORDER BY rn),
-        'p_value', array_agg(p_value ORDER BY rn)) AS text),
-    (array_agg(level ORDER BY rn DESC))[1], (array_agg(stage ORDER BY rn DESC))[1],
-    count(*),
-    CASE WHEN series_id = min(series_id) OVER () THEN (
-        SELECT CAST(json_build_object('id', array_agg(run_id ORDER BY run_id),
-            'commit', array_agg(commit ORDER BY run_id),
-            't', array_agg(extract(epoch FROM started_at) * 1000 ORDER BY run_id)) AS text)
-        FROM (SELECT DISTINCT run_id, commit, started_at FROM ranked) u) END
-FROM ranked GROUP BY series_id, total"""
 _STEPS = typed_text(
     """SELECT s.id, a.id, a.run_id, a.level, a.status, a.confirmed_by, a.change_pct, r.commit
     FROM series s JOIN alert a ON a.benchmark_id = s.benchmark_id AND a.metric_id = s.metric_id
@@ -176,7 +123,9 @@ def read_batch(
     given: dict[str, Any] = {"since": query.since, "until": query.until, "profile": profile}
     bounds: dict[str, Any] = {"ids": ids, **{k: v for k, v in given.items() if v is not None}}
     keys = frozenset(bounds) - {"ids"}
-    stamp_row = session.execute(_ranged(_STAMP, keys), bounds).one() if ids else ()
+    stamps = chart_cache.stamps_of(
+        session.execute(_ranged(chart_cache.STAMPS, keys), bounds).all() if ids else []
+    )
     view_ids = session.execute(_VIEW_IDS, params).first() if ids else None
     env = (
         environment.marks(session=session, ids=view_ids, since=query.since, until=query.until)
@@ -189,17 +138,23 @@ def read_batch(
     )
     found = culprits.of_alerts(session=session, alert_ids=[m[1] for m in marks[0]])
     named = {a: c.model_dump() for a, c in found.items()}
-    stamp = f"{query}:{testbed}:{profile}:{[tuple(v) for v in views]}:{tuple(stamp_row)}:"
+    stamp = f"{query}:{testbed}:{profile}:{[tuple(v) for v in views]}:{sorted(stamps.items())}:"
     stamp += f"{[tuple(s) for s in series]}:{[(m[0], m[1], m[4]) for m in marks[0]]}"
     stamp += f":{[(c[0], c[1]) for c in marks[1]]}:{[e['run_id'] for e in env]}:{named}"
     etag = '"b' + hashlib.blake2b(stamp.encode(), digest_size=12).hexdigest() + '"'
     if etag_matches(if_none_match, etag):
         return BatchAnswer(body=None, etag=etag)
-    points = (
-        session.execute(_ranged(_POINTS, keys), {**bounds, "max": query.max_points}).all()
-        if ids
-        else []
+    # Only the all-time view is kept: a window's bounds (the UI's "last 30 days") move.
+    kept = None if query.since or query.until else f"{profile}|{query.max_points}"
+    picked = chart_cache.picked(
+        session=session,
+        statement=_ranged(chart_cache.POINTS, keys),
+        bounds=bounds,
+        max_points=query.max_points,
+        stamps=stamps,
+        view=kept,
     )
+    runs, columns = chart_cache.runs_and_columns(session, picked)
     body = batch_shape.assemble(
         system=query.system,
         branch=query.branch,
@@ -208,7 +163,9 @@ def read_batch(
         profile=profile,
         views=views,
         series=series,
-        points=points,
+        picked=picked,
+        columns=columns,
+        runs=runs,
         steps=marks[0],
         changes=marks[1],
         environment_changes=env,
