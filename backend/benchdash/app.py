@@ -41,7 +41,7 @@ from benchdash.notify import worker as notify_worker
 from benchdash.openapi_links import BenchdashAPI
 from benchdash.profiles import endpoints as profile_endpoints
 from benchdash.results import endpoints as result_endpoints
-from benchdash.results import partitions
+from benchdash.results import partitions, reorder
 from benchdash.runs import endpoints as run_endpoints
 from benchdash.runs import lifecycle, schedule
 from benchdash.series import endpoints as series_endpoints
@@ -168,9 +168,16 @@ def settle_reruns() -> int:
 
 
 def ensure_partitions() -> list[str]:
-    """Create `measurement`'s partitions for the coming months (any replica may do it)."""
+    """Create `measurement`'s partitions for the coming months, then rewrite one closed month
+    in series order (any replica may do it; one at a time)."""
     with transaction() as session:
-        return partitions.ensure(session=session, now=utcnow())
+        created = partitions.ensure(session=session, now=utcnow())
+    with transaction() as session:
+        reorder.reorder(
+            session=session, now=utcnow(), limit=1, max_rows=reorder.AUTO_MAX_ROWS,
+            lock_timeout_ms=500,
+        )  # fmt: skip
+    return created
 
 
 def flush_token_usage() -> int:

@@ -165,6 +165,27 @@ def cmd_schema(_: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_reorder(args: argparse.Namespace) -> int:
+    from benchdash.db import transaction, utcnow
+    from benchdash.results import reorder
+
+    def shown(i: int, n: int, done: reorder.Reordered) -> None:
+        print(
+            f"[{100 * i // n:3d}%] {i}/{n} {done.partition}: {done.rows:,} rows in "
+            f"{done.seconds:.1f} s",
+            flush=True,
+        )
+
+    with transaction() as session:
+        todo = reorder.pending(session=session, now=utcnow())
+        print(f"{len(todo)} closed month(s) to rewrite in series order", flush=True)
+        done = reorder.reorder(
+            session=session, now=utcnow(), lock_timeout_ms=args.lock_timeout, progress=shown
+        )
+    print(f"reordered {len(done)} of {len(todo)} in {sum(d.seconds for d in done):.1f} s")
+    return 0 if len(done) == len(todo) else 1
+
+
 def parser() -> argparse.ArgumentParser:
     """The command-line interface."""
     p = argparse.ArgumentParser(prog="benchdash", description=__doc__)
@@ -219,6 +240,14 @@ def parser() -> argparse.ArgumentParser:
     sub.add_parser("schema", help="print the result document's JSON Schema").set_defaults(
         func=cmd_schema
     )
+    r = sub.add_parser(
+        "reorder", help="rewrite every closed month of measurements in series order (CLUSTER)"
+    )
+    r.add_argument(
+        "--lock-timeout", type=int, default=0, metavar="MS",
+        help="wait at most MS for a month's lock (default 0: as long as it takes)",
+    )  # fmt: skip
+    r.set_defaults(func=cmd_reorder)
     from benchdash.regression import replay_cli
 
     replay_cli.add_parser(sub)

@@ -86,17 +86,31 @@ def _session_factory() -> sessionmaker[Session]:
     return sessionmaker(bind=get_engine(), expire_on_commit=False)
 
 
-def session_scope() -> Iterator[Session]:
-    """One session per request: commit on success, roll back on error."""
-    session = _session_factory()()
+def new_session() -> Session:
+    """A session of the process-wide engine; it connects when first used."""
+    return _session_factory()()
+
+
+def end_session(session: Session, *, commit: bool) -> None:
+    """Commit (or roll back) and close: the connection goes back to the pool either way."""
     try:
-        yield session
-        session.commit()
-    except BaseException:
-        session.rollback()
-        raise
+        if commit:
+            session.commit()
+        else:
+            session.rollback()
     finally:
         session.close()
+
+
+def session_scope() -> Iterator[Session]:
+    """One session per unit of work: commit on success, roll back on error."""
+    session = new_session()
+    try:
+        yield session
+    except BaseException:
+        end_session(session, commit=False)
+        raise
+    end_session(session, commit=True)
 
 
 @lru_cache

@@ -13,9 +13,10 @@ from sqlalchemy import create_engine, text
 from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.orm import Session
 
+from benchdash import deps
 from benchdash.app import create_app
 from benchdash.auth import usage
-from benchdash.db import database_url, session_maker, session_scope
+from benchdash.db import database_url, session_maker
 from benchdash.kit.embedded import normalize_url
 from benchdash.startup import alembic_config
 
@@ -92,7 +93,7 @@ def client(connection: Connection) -> Iterator[TestClient]:
             s.close()
 
     app = create_app()
-    app.dependency_overrides[session_scope] = request_session
+    app.dependency_overrides[deps.request_session] = request_session
     app.dependency_overrides[session_maker] = lambda: contextmanager(request_session)
     with TestClient(app) as c:
         yield c

@@ -7,8 +7,7 @@ from fastapi.testclient import TestClient
 from sqlalchemy import create_engine
 from sqlalchemy.orm import Session
 
-from benchdash import health
-from benchdash.db import session_scope
+from benchdash import deps, health
 
 
 def test_health_and_ready(client: TestClient) -> None:
@@ -71,7 +70,7 @@ def test_readyz_without_a_database_is_a_503_problem(client: TestClient) -> None:
         with Session(dead) as s:
             yield s
 
-    client.app.dependency_overrides[session_scope] = no_database  # type: ignore[attr-defined]
+    client.app.dependency_overrides[deps.request_session] = no_database  # type: ignore[attr-defined]
     body = _problem_503(client.get("/readyz"))
     assert "database" in str(body["detail"])
     dead.dispose()

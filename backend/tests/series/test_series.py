@@ -208,3 +208,57 @@ def test_points_stored_before_the_chart_copies_read_their_verdicts(
     )
     assert after[0]["points"] == before[0]["points"]
     assert after[1]["series"] == before[1]["series"]
+
+
+def test_one_pass_reads_and_stamped_reads_agree_at_the_max_points_boundary(
+    client: TestClient, session: Session
+) -> None:
+    """Without If-None-Match a range of at most max_points rows is counted, stamped and written
+    in one statement; one row more takes the stamp-first path. Both give the ETag a revalidation
+    computes (304), and the same points as the path without the shortcut."""
+    headers = auth(token(session, "uvhttp"))
+    for i in range(12):
+        post(client, headers, document(metric(value=100.0 + i % 3), at=i))
+    session.execute(
+        text(
+            "UPDATE measurement SET stage = 'confirmed' "
+            "WHERE id = (SELECT max(id) FROM measurement)"
+        )
+    )
+    key = {"system": "uvhttp", "benchmark": "medium_concurrency", "metric": "requests_per_second"}
+    for max_points in (11, 12, 13):
+        for form in ("points", "columns"):
+            params = {**key, "max_points": max_points, "form": form}
+            first = client.get("/api/v1/series", params=params)
+            assert first.status_code == 200, first.text
+            body = first.json()
+            assert body["total"] == 12 and body["downsampled"] is (max_points < 12)
+            again = client.get(
+                "/api/v1/series", params=params, headers={"If-None-Match": first.headers["etag"]}
+            )
+            assert again.status_code == 304
+            stale = client.get("/api/v1/series", params=params, headers={"If-None-Match": '"x"'})
+            assert stale.json() == body and stale.headers["etag"] == first.headers["etag"]
+        stages = [p["stage"] for p in client.get("/api/v1/series", params=key).json()["points"]]
+        assert stages[-1] == "confirmed"
+
+
+def test_without_a_testbed_the_testbed_of_the_newest_point_is_read(
+    client: TestClient, session: Session
+) -> None:
+    headers = auth(token(session, "uvhttp"))
+    for i, testbed in enumerate(["box-a", "box-a", "box-b", "box-b"]):
+        post(client, headers, document(metric(value=100.0 + i), at=i, testbed=testbed))
+    key = {"system": "uvhttp", "benchmark": "medium_concurrency", "metric": "requests_per_second"}
+    newest = client.get("/api/v1/series", params=key).json()
+    assert (newest["testbed"], newest["testbeds"], newest["total"]) == (
+        "box-b",
+        ["box-a", "box-b"],
+        2,
+    )
+    post(client, headers, document(metric(value=99.0), at=4, testbed="box-a"))
+    assert client.get("/api/v1/series", params=key).json()["testbed"] == "box-a"
+    chosen = client.get("/api/v1/series", params={**key, "testbed": "box-b"}).json()
+    assert [p["value"] for p in chosen["points"]] == [102.0, 103.0]
+    missing = client.get("/api/v1/series", params={**key, "testbed": "box-c"})
+    assert missing.status_code == 404 and "box-c" in missing.json()["detail"]
