@@ -29,6 +29,7 @@ from benchdash.config import get_settings
 from benchdash.db import database_url, transaction, utcnow
 from benchdash.deps import FRESH_COOKIE, FRESH_S
 from benchdash.health import router as health_router
+from benchdash.kit import landed
 from benchdash.kit.body import BodyMiddleware
 from benchdash.kit.errors import NotFound
 from benchdash.kit.fresh import FreshAfterWrite
@@ -45,6 +46,8 @@ from benchdash.results import partitions, reorder
 from benchdash.runs import endpoints as run_endpoints
 from benchdash.runs import lifecycle, schedule
 from benchdash.series import endpoints as series_endpoints
+from benchdash.series import queries as series_queries
+from benchdash.series import refresh as page_refresh
 from benchdash.systems import endpoints as system_endpoints
 
 log = logging.getLogger("benchdash")
@@ -180,6 +183,24 @@ def ensure_partitions() -> list[str]:
     return created
 
 
+PAGES = page_refresh.Pending()  # views that got runs, refreshed by the loop below
+
+
+def refresh_pages() -> int:
+    """Refresh the kept page points of the views whose uploads paused (series/refresh.py)."""
+    done = 0
+    for view in PAGES.take_due():
+        try:
+            with transaction() as session:
+                system, branch, testbed = view
+                done += series_queries.refresh_kept(
+                    session=session, system=system, branch=branch, testbed=testbed
+                )
+        except Exception:  # a cache warm-up: the page reads decimate without it
+            log.exception("kept page points of %s not refreshed", "/".join(view))
+    return done
+
+
 def flush_token_usage() -> int:
     """Write the tokens' `last_used_at` in a transaction of its own."""
     with transaction() as session:
@@ -207,6 +228,8 @@ async def lifespan(_: FastAPI) -> AsyncIterator[None]:
     token-usage writes, the notification worker."""
     settings = get_settings()
     tasks = [asyncio.create_task(_every(usage.FLUSH_S, flush_token_usage, "token usage"))]
+    landed.listen(PAGES.mark)
+    tasks.append(asyncio.create_task(_every(page_refresh.QUIET_S, refresh_pages, "page points")))
     if settings.reaper_interval_s > 0:
         tasks.append(asyncio.create_task(_every(settings.reaper_interval_s, reap_once, "reaper")))
         tasks.append(

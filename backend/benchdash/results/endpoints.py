@@ -7,6 +7,7 @@ from fastapi import APIRouter, Response, status
 from benchdash.auth import service as auth_service
 from benchdash.deps import OptionalPrincipal, SessionDep
 from benchdash.ingest import service as ingest_service
+from benchdash.kit import landed
 from benchdash.kit.responses import ERRORS
 from benchdash.results.schemas import DocumentIn, IngestResponse
 
@@ -30,4 +31,6 @@ def create_result(
     answer = ingest_service.store(session=session, document=document)
     if not answer.created:
         response.status_code = status.HTTP_200_OK
+    elif answer.run.testbed is not None:
+        landed.landed((answer.run.system, answer.run.branch, answer.run.testbed))
     return answer

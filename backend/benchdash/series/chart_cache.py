@@ -91,6 +91,11 @@ _RUNS = typed_text(
 )
 
 
+def view_key(profile: str | None, max_points: int) -> str:
+    """The key of a kept view in `series_chart.view`: its profile and points per chart."""
+    return orjson.dumps([profile, max_points]).decode()
+
+
 @dataclass(frozen=True)
 class Picked:
     """A series' points on the page: its columns as JSON text (without `run`), each point's run

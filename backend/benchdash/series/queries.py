@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+import orjson
 from sqlalchemy import TextClause, text
 from sqlalchemy.orm import Session
 
@@ -48,6 +49,12 @@ _SERIES = text(
     JOIN testbed t ON t.id = s.testbed_id
     JOIN benchmark b ON b.id = s.benchmark_id JOIN metric mt ON mt.id = s.metric_id
     WHERE sy.slug = :system AND br.name = :branch AND t.name = :testbed"""
+)
+_KEPT_VIEWS = text(
+    """SELECT DISTINCT c.view FROM series_chart c JOIN series s ON s.id = c.series_id
+    JOIN system sy ON sy.id = s.system_id JOIN branch br ON br.id = s.branch_id
+    JOIN testbed t ON t.id = s.testbed_id
+    WHERE sy.slug = :system AND br.name = :branch AND t.name = :testbed ORDER BY c.view"""
 )
 _VIEW_IDS = text(
     """SELECT sy.id, br.id, t.id FROM system sy JOIN branch br ON br.system_id = sy.id
@@ -145,7 +152,7 @@ def read_batch(
     if etag_matches(if_none_match, etag):
         return BatchAnswer(body=None, etag=etag)
     # Only the all-time view is kept: a window's bounds (the UI's "last 30 days") move.
-    kept = None if query.since or query.until else f"{profile}|{query.max_points}"
+    kept = None if query.since or query.until else chart_cache.view_key(profile, query.max_points)
     picked = chart_cache.picked(
         session=session,
         statement=_ranged(chart_cache.POINTS, keys),
@@ -172,3 +179,21 @@ def read_batch(
         culprits=named,
     )
     return BatchAnswer(body=body, etag=etag)
+
+
+def refresh_kept(*, session: Session, system: str, branch: str, testbed: str) -> int:
+    """Read every kept view of a testbed's page again (series/refresh.py), so the series whose
+    stamp moved are decimated and kept now rather than on the next page read; returns how many
+    views were read."""
+    params = {"system": system, "branch": branch, "testbed": testbed}
+    keys = session.scalars(_KEPT_VIEWS, params).all()
+    for key in keys:
+        try:
+            profile, max_points = orjson.loads(key)
+        except (orjson.JSONDecodeError, ValueError):  # not a key this code writes
+            continue
+        page = BatchQuery(
+            system=system, branch=branch, testbed=testbed, profile=profile, max_points=max_points
+        )
+        read_batch(session=session, query=page)
+    return len(keys)

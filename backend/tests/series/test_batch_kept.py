@@ -7,24 +7,29 @@ from __future__ import annotations
 from typing import Any
 
 import orjson
+import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import text
 from sqlalchemy.orm import Session
 
-from benchdash.series import queries
+from benchdash.kit import landed
+from benchdash.series import queries, refresh
 from tests.fixtures.api import post
 from tests.fixtures.factories import auth, document, metric, token
 
 URL = "/api/v1/series/batch"
 
 
-def _upload(client: TestClient, headers: dict[str, str], at: int) -> None:
-    doc = document(
+def _doc(at: int) -> dict[str, Any]:
+    return document(
         metric(value=100.0 + at % 3),
         metric("latency_p99", "ms", "lower_is_better", value=5.0 + (at % 2) * 0.01),
         at=at,
     )
-    post(client, headers, doc)
+
+
+def _upload(client: TestClient, headers: dict[str, str], at: int) -> None:
+    post(client, headers, _doc(at))
 
 
 def _kept(session: Session) -> list[Any]:
@@ -58,7 +63,7 @@ def test_kept_points_serve_the_page_until_a_run_lands(client: TestClient, sessio
     params = {"system": "uvhttp", "max_points": 10}
     cold = client.get(URL, params=params).json()
     kept = _kept(session)
-    assert [(k[1], k[3]) for k in kept] == [("quick|10", 30), ("quick|10", 30)]
+    assert [(k[1], k[3]) for k in kept] == [('["quick",10]', 30), ('["quick",10]', 30)]
     assert all(
         k[4] == len(_series(cold, m)["points"]["run"])
         for k, m in zip(kept, ("requests_per_second", "latency_p99"), strict=True)
@@ -114,3 +119,48 @@ def test_windows_and_read_only_transactions_keep_nothing(
     answer = queries.read_batch(session=session, query=queries.BatchQuery(system="uvhttp"))
     assert answer.body is not None and orjson.loads(answer.body) == on_primary
     assert _kept(session) == []
+
+
+def test_a_landed_run_is_told_and_its_kept_views_are_refreshed_without_a_page_read(
+    client: TestClient, session: Session, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    heard: list[tuple[str, str, str]] = []
+    monkeypatch.setattr(landed, "_listeners", [heard.append])
+    headers = auth(token(session, "uvhttp"))
+    for i in range(20):
+        _upload(client, headers, i)
+    assert heard == [("uvhttp", "main", "tb-1")] * 20
+    params = {"system": "uvhttp", "max_points": 10}
+    client.get(URL, params=params)
+    client.get(URL, params={"system": "uvhttp", "testbed": "tb-1"})  # every profile: a view too
+    _upload(client, headers, 20)
+    again = client.post("/api/v1/results", json=_doc(20), headers=headers)
+    assert again.status_code == 200  # the same run again: stored before, nothing new told
+    assert len(heard) == 21
+    assert {k[3] for k in _kept(session)} == {20}
+    read = queries.refresh_kept(session=session, system="uvhttp", branch="main", testbed="tb-1")
+    assert read == 2 and {(k[1], k[3]) for k in _kept(session)} == {
+        ('["quick",10]', 21),
+        ("[null,200]", 21),
+    }
+    assert queries.refresh_kept(session=session, system="uvhttp", branch="x", testbed="y") == 0
+
+
+def test_pending_views_are_due_when_their_uploads_pause_or_after_the_longest_wait() -> None:
+    now = [0.0]
+    pending = refresh.Pending(clock=lambda: now[0])
+    a, b = ("s", "main", "tb-a"), ("s", "main", "tb-b")
+    pending.mark(a)
+    now[0] = 1.0
+    pending.mark(b)
+    assert pending.take_due() == []
+    now[0] = refresh.QUIET_S
+    assert pending.take_due() == [a]  # b's last upload was 1 s ago
+    for t in range(2, 40):  # b uploads every second: never quiet...
+        now[0] = float(t)
+        pending.mark(b)
+        due = pending.take_due()
+        if due:
+            break
+    assert due == [b] and now[0] - 1.0 >= refresh.MAX_DELAY_S  # ...so due after the longest
+    assert pending.take_due() == []
