@@ -36,7 +36,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(ROOT / "backend" / "bench"))
 sys.path.insert(0, str(HERE))
 import spa  # noqa: E402
-from _server import api, cli, scratch_database  # noqa: E402
+from _server import api, cli, embedded_stopped_after, scratch_database  # noqa: E402
 
 BIN = Path(sys.executable).parent
 # uvicorn's access log ("GET /x HTTP/1.1" 500 ...), the app's own "500 GET /x [id]" / "503 ..."
@@ -170,4 +170,6 @@ def main() -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    with embedded_stopped_after():  # the embedded PostgreSQL, if this run started it
+        code = main()
+    sys.exit(code)

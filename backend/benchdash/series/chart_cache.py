@@ -23,16 +23,13 @@ from sqlalchemy.exc import DBAPIError
 from sqlalchemy.orm import Session
 
 from benchdash.kit.arrays import typed_text
-from benchdash.regression.model import Stage
-from benchdash.series.service import CHART_FIELDS, KEEP_LEVELS, OLD_VERDICT
+from benchdash.series.service import CHART_FIELDS, KEEP_LEVELS, OLD_VERDICT, stamp_columns
 
 log = logging.getLogger(__name__)
 
 _KEEP = ",".join(f"'{level}'" for level in KEEP_LEVELS)
 # One stamp a series: what its points depend on (the ETag is made of the same).
-STAMPS = f"""SELECT m.series_id, count(*), max(m.run_id),
-    count(*) FILTER (WHERE m.stage = '{Stage.CONFIRMED}'),
-    count(*) FILTER (WHERE m.stage = '{Stage.DISMISSED}')
+STAMPS = f"""SELECT m.series_id, {stamp_columns("m")}
     FROM measurement m JOIN run r ON r.id = m.run_id WHERE {{range}}
     GROUP BY m.series_id ORDER BY m.series_id"""
 # One pass over each series' rows in time order (the index's order): rank, count, and each

@@ -50,9 +50,19 @@ _BOUNDS = {
 # the runs stored, not with the points read.
 _POINT_RUN = """FROM measurement m CROSS JOIN LATERAL (
         SELECT r.commit, r.accepted, r.profile FROM run r WHERE r.id = m.run_id OFFSET 0) r"""
-_STAMP = f"""SELECT count(*), max(m.run_id), count(*) FILTER (WHERE m.stage = '{Stage.CONFIRMED}'),
-    count(*) FILTER (WHERE m.stage = '{Stage.DISMISSED}')
-    {_POINT_RUN} WHERE {{range}}"""
+
+
+def stamp_columns(alias: str) -> str:
+    """What a series' ETag is made of, over rows `alias`: how many, the newest run, and how many
+    confirmed and dismissed points (a series read, its one-pass read and the page batch)."""
+    return (
+        f"count(*), max({alias}.run_id), "
+        f"count(*) FILTER (WHERE {alias}.stage = '{Stage.CONFIRMED}'), "
+        f"count(*) FILTER (WHERE {alias}.stage = '{Stage.DISMISSED}')"
+    )
+
+
+_STAMP = f"SELECT {stamp_columns('m')} {_POINT_RUN} WHERE {{range}}"
 _LIGHT = f"""SELECT m.id, CAST(extract(epoch FROM m.started_at) AS float8), m.value, m.level
     {_POINT_RUN} WHERE {{range}} ORDER BY m.started_at, m.run_id"""
 # Level and stage are the measurement's copies; so are baseline, change and p-value on rows
@@ -107,12 +117,9 @@ _SOME = typed_text(
 # A read that needs no stamp first (no If-None-Match) counts, stamps and writes its points in
 # one pass when the range holds at most `max_points` rows (read at most one more to know).
 _STAMPED = {
-    form: q.replace(
-        "SELECT count(*),",
-        f"""SELECT count(*), max(q.run_id), count(*) FILTER (WHERE q.stage = '{Stage.CONFIRMED}'),
-        count(*) FILTER (WHERE q.stage = '{Stage.DISMISSED}'),""",
-        1,
-    ).replace("{points}", _ALL + " LIMIT :room")
+    form: q.replace("SELECT count(*),", f"SELECT {stamp_columns('q')},", 1).replace(
+        "{points}", _ALL + " LIMIT :room"
+    )
     for form, q in _AS_JSON.items()
 }
 _NO_COLUMNS = orjson.dumps({field: [] for field in POINT_FIELDS})
@@ -270,13 +277,12 @@ def read_data(
             _ranged(_STAMPED[query.form], keys), {**bounds, "room": query.max_points + 1}
         ).one()
         whole = first if first[0] <= query.max_points else None
-    total, last_id, confirmed, dismissed = (
-        whole[:4]
-        if whole
-        else session.execute(_ranged(_STAMP, keys), bounds).one()
-        if series_id
-        else (0, None, 0, 0)
-    )
+    if whole:
+        total, last_id, confirmed, dismissed = whole[:4]
+    elif series_id:
+        total, last_id, confirmed, dismissed = session.execute(_ranged(_STAMP, keys), bounds).one()
+    else:
+        total, last_id, confirmed, dismissed = 0, None, 0, 0
     steps = alert_service.steps(session=session, series_id=series_id) if series_id else []
     steps = culprits.on_steps(session=session, steps=steps)
     changes = alert_changes.of_series(session=session, series_id=series_id) if series_id else []
