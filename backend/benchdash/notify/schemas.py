@@ -8,7 +8,7 @@ from typing import Annotated
 
 from pydantic import AfterValidator, BaseModel, Field, model_validator
 
-from benchdash.kit.validation import SafeStr, check_text
+from benchdash.kit.validation import HTTP_URL, SafeStr, check_text
 from benchdash.notify.states import (
     Channel,
     DeliveryStatus,
@@ -17,7 +17,7 @@ from benchdash.notify.states import (
 )
 
 EMAIL = re.compile(r"^[^@ \t\n\r\f\v<>,;\x00]+@[^@ \t\n\r\f\v<>,;\x00]+\.[^@ \t\n\r\f\v<>,;\x00]+$")
-URL = re.compile(r"^https?://[^\s/?#]+[^\s]*$")
+URL = re.compile(HTTP_URL)
 
 
 def _subscribable(events: list[SubscribableEvent]) -> list[SubscribableEvent]:

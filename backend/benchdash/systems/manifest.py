@@ -10,7 +10,7 @@ from croniter import croniter
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 from sqlalchemy.orm import Session
 
-from benchdash.kit.validation import SafeJson, SafeStr
+from benchdash.kit.validation import HTTP_URL, SafeJson, SafeStr
 from benchdash.systems import bounds
 from benchdash.systems import service as system_service
 from benchdash.systems.models import DEFAULT_THRESHOLDS, Metric, System
@@ -122,7 +122,7 @@ class Manifest(BaseModel):
     repository: SafeStr | None = Field(
         None,
         max_length=500,
-        pattern=r"^https?://[^\s]+$",
+        pattern=HTTP_URL,
         description="Where the commits live (https://github.com/owner/repo): alerts link their "
         "commit range there.",
     )

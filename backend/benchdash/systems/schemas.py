@@ -7,6 +7,8 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, Field, field_validator, model_validator
 
+from benchdash.kit.validation import HTTP_URL
+
 Direction = Literal["higher_is_better", "lower_is_better"]
 
 
@@ -110,7 +112,7 @@ class SystemSettings(BaseModel):
     repository: str | None = Field(
         None,
         max_length=500,
-        pattern=r"^https?://[^\s/]+/\S*$",
+        pattern=HTTP_URL,
         description="Where the commits live (https://github.com/owner/repo); null forgets it.",
     )
 
