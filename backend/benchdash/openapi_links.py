@@ -69,6 +69,44 @@ LINKS: list[tuple[str, tuple[str, ...], str, str, dict[str, str]]] = [
         "alerts-acknowledge_alert",
         {"alert_id": "$response.body#/0/id"},
     ),
+    (
+        "alerts-read_alerts",
+        ("200",),
+        "ReadFirstAlertBisections",
+        "bisections-read_alert_bisections",
+        {"alert_id": "$response.body#/0/id"},
+    ),
+    (
+        "results-create_result",
+        ("200", "201"),
+        "ReadProfiles",
+        "profiles-read_run_profiles",
+        {"run_id": RUN},
+    ),
+    (
+        "profiles-read_run_profiles",
+        ("200",),
+        "ReadFirstProfile",
+        "profiles-read_profile",
+        {"profile_id": "$response.body#/0/id"},
+    ),
+    *(
+        (source, ("201",), name, target, {"bisection_id": "$response.body#/id"})
+        for source in ("bisections-bisect_runs", "bisections-bisect_alert")
+        for name, target in (
+            ("ReadBisection", "bisections-read_bisection"),
+            ("CancelBisection", "bisections-cancel_bisection"),
+        )
+    ),
+    *(
+        (source, ("201",), name, target, {"subscription_id": "$response.body#/id"})
+        for source in ("notifications-create_subscription", "notifications-create_my_subscription")
+        for name, target in (
+            ("ReadDeliveries", "notifications-read_deliveries"),
+            ("SendTest", "notifications-send_test"),
+            ("DeleteSubscription", "notifications-delete_subscription"),
+        )
+    ),
 ]
 
 
