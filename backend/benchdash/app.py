@@ -8,6 +8,7 @@ import logging
 import re
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
+from functools import partial
 from pathlib import Path
 
 from fastapi import FastAPI, Request
@@ -26,7 +27,7 @@ from benchdash.bisect import advance as bisect_advance
 from benchdash.bisect import auto as bisect_auto
 from benchdash.bisect import endpoints as bisect_endpoints
 from benchdash.config import get_settings
-from benchdash.db import database_url, transaction, utcnow
+from benchdash.db import background, database_url, first_to_take, utcnow
 from benchdash.deps import FRESH_COOKIE, FRESH_S
 from benchdash.health import router as health_router
 from benchdash.kit import landed
@@ -143,7 +144,7 @@ def reap_once() -> list[int]:
     """Fail runs whose agent went silent, and runs queued too long for a system with no agent
     online (any replica may do it; rows are locked)."""
     settings = get_settings()
-    with transaction() as session:
+    with background("reaper") as session:
         failed = lifecycle.reap(session=session, timeout_s=settings.heartbeat_timeout_s)
         if settings.no_agent_wait_s > 0:
             failed += lifecycle.reap_unserved(
@@ -154,7 +155,7 @@ def reap_once() -> list[int]:
 
 def schedule_once() -> list[int]:
     """Queue the runs of the manifests' cron schedules that ticked just now."""
-    with transaction() as session:
+    with background("schedule") as session:
         return schedule.queue_due(
             session=session, now=utcnow(), grace_s=get_settings().schedule_grace_s
         )
@@ -163,19 +164,21 @@ def schedule_once() -> list[int]:
 def settle_reruns() -> int:
     """Confirm or dismiss suspected points whose re-runs all ended without a last upload; start
     the bisections of alerts so confirmed; move on bisections whose run ended without upload."""
-    with transaction() as session:
-        settled = reruns.settle_pending(session=session)
-        bisect_auto.start_for_alerts(session=session, run_ids=None)
-    with transaction() as session:
+    settled = 0
+    with background("re-runs") as session:
+        if first_to_take(session, "re-runs"):  # else another API process is at it
+            settled = reruns.settle_pending(session=session)
+            bisect_auto.start_for_alerts(session=session, run_ids=None)
+    with background("bisections") as session:
         return settled + bisect_advance.advance_pending(session=session)
 
 
 def ensure_partitions() -> list[str]:
     """Create `measurement`'s partitions for the coming months, then rewrite one closed month
     in series order (any replica may do it; one at a time)."""
-    with transaction() as session:
+    with background("partitions") as session:
         created = partitions.ensure(session=session, now=utcnow())
-    with transaction() as session:
+    with background("reorder") as session:
         reorder.reorder(
             session=session, now=utcnow(), limit=1, max_rows=reorder.AUTO_MAX_ROWS,
             lock_timeout_ms=500,
@@ -191,7 +194,7 @@ def refresh_pages() -> int:
     done = 0
     for view in PAGES.take_due():
         try:
-            with transaction() as session:
+            with background("page points") as session:
                 system, branch, testbed = view
                 done += series_queries.refresh_kept(
                     session=session, system=system, branch=branch, testbed=testbed
@@ -203,7 +206,7 @@ def refresh_pages() -> int:
 
 def flush_token_usage() -> int:
     """Write the tokens' `last_used_at` in a transaction of its own."""
-    with transaction() as session:
+    with background("token usage") as session:
         return usage.flush(session)
 
 
@@ -241,7 +244,9 @@ async def lifespan(_: FastAPI) -> AsyncIterator[None]:
                 asyncio.create_task(_every(settings.reaper_interval_s, schedule_once, "schedule"))
             )
     if settings.notify_worker:  # deliveries run here: any API process may take any of them
-        run = notify_worker.run(url=database_url(), sessions=transaction, settings=settings)
+        run = notify_worker.run(
+            url=database_url(), sessions=partial(background, "notify"), settings=settings
+        )
         tasks.append(asyncio.create_task(run))
     yield
     for task in tasks:

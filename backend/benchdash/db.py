@@ -8,7 +8,7 @@ from contextlib import AbstractContextManager, contextmanager
 from datetime import UTC, datetime
 from functools import lru_cache
 
-from sqlalchemy import MetaData, create_engine
+from sqlalchemy import MetaData, create_engine, text
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import OperationalError
 from sqlalchemy.orm import DeclarativeBase, Session, sessionmaker
@@ -37,6 +37,11 @@ def utcnow() -> datetime:
     return datetime.now(UTC)
 
 
+APP_NAME = "benchdash"  # application_name of this process's connections
+_NAME = text("SELECT set_config('application_name', :name, true)")
+_TRY_LOCK = text("SELECT pg_try_advisory_xact_lock(hashtextextended(:key, 0))")
+
+
 def database_url() -> str:
     """The configured database URL, starting the embedded server when none is set."""
     settings = get_settings()
@@ -60,7 +65,8 @@ def _engine(url: str) -> Engine:
         max_overflow=0,
         pool_timeout=s.db_pool_timeout_s,
         pool_pre_ping=True,
-        connect_args={"options": options, "connect_timeout": 5},
+        # Named in pg_stat_activity; work outside a request renames its transaction (`background`).
+        connect_args={"options": options, "connect_timeout": 5, "application_name": APP_NAME},
     )
 
 
@@ -139,6 +145,21 @@ def replica_session() -> Session | None:
 def transaction() -> Iterator[Session]:
     """`with transaction() as session:` for work outside a request (CLI, reaper, streams)."""
     yield from session_scope()
+
+
+@contextmanager
+def background(job: str) -> Iterator[Session]:
+    """A transaction of a background job, named `benchdash background: <job>` in
+    pg_stat_activity for its length (requests show as plain `benchdash`)."""
+    with transaction() as session:
+        session.execute(_NAME, {"name": f"{APP_NAME} background: {job}"})
+        yield session
+
+
+def first_to_take(session: Session, job: str) -> bool:
+    """Whether this transaction holds `job`'s lock, taken without waiting: one API process at
+    a time does a job every process runs (the others skip the tick instead of queueing)."""
+    return bool(session.execute(_TRY_LOCK, {"key": f"benchdash job: {job}"}).scalar_one())
 
 
 SessionMaker = Callable[[], AbstractContextManager[Session]]

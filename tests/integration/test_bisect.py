@@ -13,6 +13,7 @@ from __future__ import annotations
 import math
 import random
 import time
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -55,6 +56,10 @@ def from_runs(api: Api, repo: Repo) -> dict[str, Any]:
     return started
 
 
+def _started(run: dict[str, Any]) -> datetime:
+    return datetime.fromisoformat(run["started_at"])
+
+
 def say(name: str, k: int, result: dict[str, Any], seconds: float) -> None:
     verdicts = [f"{s['commit'][:7]}:{s['verdict']}" for s in result["steps"]]
     print(
@@ -80,7 +85,10 @@ def test_a_confirmed_alert_bisects_to_exactly_k(api: Api, tmp_path: Path) -> Non
             180,
             "the alert confirmed by re-runs",
         )[0]
-        assert alert["last_good_run_id"] == history[-1]
+        # Two agents run the history side by side: the last good point is the history run
+        # that started last, whichever was queued last.
+        starts = {r: _started(get(api, f"/api/v1/runs/{r}")) for r in history}
+        assert alert["last_good_run_id"] == max(history, key=lambda r: (starts[r], r))
         bisections = wait_for(
             lambda: get(api, f"/api/v1/alerts/{alert['id']}/bisections"), 30, "its bisection"
         )

@@ -16,6 +16,7 @@ from typing import Any
 import httpx
 import psycopg
 
+from benchdash.db import APP_NAME
 from tests.integration.conftest import Api
 
 
@@ -132,16 +133,24 @@ def test_uploads_with_one_token_overlap_in_time(api: Api) -> None:
         nonlocal open_together, lock_waits
         with psycopg.connect(url, autocommit=True) as conn:
             while not done.is_set():
+                # Requests' transactions (the API's background jobs name theirs otherwise),
+                # what each waits on and the statements of the sessions it waits for.
                 rows = conn.execute(
-                    "SELECT wait_event_type, wait_event FROM pg_stat_activity WHERE datname = %s "
-                    "AND pid <> pg_backend_pid() AND xact_start IS NOT NULL "
-                    "AND query NOT ILIKE '%%pg_stat_activity%%'",
-                    (db,),
+                    "SELECT a.wait_event_type, a.wait_event, left(a.query, 100), "
+                    "(SELECT string_agg(b.application_name || ': ' || left(b.query, 100), ' | ') "
+                    " FROM pg_stat_activity b WHERE b.pid = ANY(pg_blocking_pids(a.pid))) "
+                    "FROM pg_stat_activity a WHERE a.datname = %s AND a.application_name = %s "
+                    "AND a.pid <> pg_backend_pid() AND a.xact_start IS NOT NULL",
+                    (db, APP_NAME),
                 ).fetchall()
                 open_together = max(open_together, len(rows))
                 # Row and transaction locks mean serialisation; relation extension ("extend")
                 # is PostgreSQL growing a table for concurrent inserts, which is expected.
-                lock_waits.update(e for t, e in rows if t == "Lock" and e != "extend")
+                lock_waits.update(
+                    f"{e}: {q!r} waited for {b!r}"
+                    for t, e, q, b in rows
+                    if t == "Lock" and e != "extend"
+                )
                 time.sleep(0.005)
 
     def upload(i: int) -> int:

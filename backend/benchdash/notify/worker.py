@@ -18,7 +18,7 @@ from procrastinate import App, BaseRetryStrategy, PsycopgConnector, RetryDecisio
 from procrastinate.jobs import Job
 
 from benchdash.config import Settings
-from benchdash.db import SessionMaker
+from benchdash.db import APP_NAME, SessionMaker
 from benchdash.notify import delivery
 from benchdash.notify.outbox import DELIVER_TASK, QUEUE
 
@@ -51,7 +51,10 @@ def build_app(*, url: str, sessions: SessionMaker, settings: Settings) -> App:
     """A procrastinate app with the delivery task."""
     # A small pool per API process (one connection LISTENs, the others fetch and finish jobs);
     # the delivery itself reads and writes through the process's SQLAlchemy pool.
-    app = App(connector=PsycopgConnector(conninfo=conninfo(url), min_size=1, max_size=3))
+    named = {"application_name": f"{APP_NAME} notify worker"}  # as seen in pg_stat_activity
+    app = App(
+        connector=PsycopgConnector(conninfo=conninfo(url), min_size=1, max_size=3, kwargs=named)
+    )
 
     @app.task(name=DELIVER_TASK, queue=QUEUE, retry=Backoff(settings))
     def deliver(delivery_id: str) -> None:
