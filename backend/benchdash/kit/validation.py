@@ -84,7 +84,8 @@ TextQuery = Annotated[
 # `\s` means different things in the engines that read a pattern: Python's `re` counts \x1c-\x1f,
 # pydantic's Rust engine \x85, ECMAScript (the OpenAPI document's readers) \ufeff and not \x85.
 # A URL's characters are therefore spelled out: no control, no space of any kind.
-URL_CHAR = r"[^\x00-\x20\x7f-\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff]"
-URL_HOST_CHAR = URL_CHAR[:-1] + "/?#]"
+_NOT_IN_URL = r"\x00-\x20\x7f-\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff"
+URL_CHAR = rf"[^{_NOT_IN_URL}]"
+URL_HOST_CHAR = rf"[^{_NOT_IN_URL}/?#]"
 HTTP_URL = rf"^https?://{URL_HOST_CHAR}+{URL_CHAR}*$"
 """An http(s) URL with a host: what the manifest, the settings and webhooks accept."""

@@ -27,6 +27,15 @@ ENGINE_DEPENDENT = re.compile(r"(?<!\\)(?:\\\\)*\\[sSdDwWbB]")
 TRICKY = ["\x1c", "\x1f", "\x85", "\xa0", "\u2028", "\u3000", "\ufeff", "\u0663", "é", " ", "\t"]
 
 
+def _pydantic_accepts(pattern: str, value: str) -> bool:
+    """Whether pydantic's (Rust) engine accepts `value` for `pattern`."""
+    try:
+        TypeAdapter(Annotated[str, StringConstraints(pattern=pattern)]).validate_python(value)
+    except ValidationError:
+        return False
+    return True
+
+
 def _patterns(node: Any, where: str = "") -> Iterator[tuple[str, str]]:
     if isinstance(node, dict):
         for key, value in node.items():
@@ -54,14 +63,11 @@ def test_every_pattern_agrees_between_python_and_pydantic(client: TestClient) ->
     probes += [f"https://git{c}hub.com/a{c}b" for c in TRICKY]
     probes += [f"https://github.com/a{c}" for c in TRICKY] + [f"a{c}b" for c in TRICKY]
     for pattern in patterns:
-        rust = TypeAdapter(Annotated[str, StringConstraints(pattern=pattern)])
         for probe in probes:
-            try:
-                rust.validate_python(probe)
-                accepted = True
-            except ValidationError:
-                accepted = False
-            assert accepted == bool(re.search(pattern, probe)), (pattern, probe)
+            assert _pydantic_accepts(pattern, probe) == bool(re.search(pattern, probe)), (
+                pattern,
+                probe,
+            )
 
 
 @pytest.mark.parametrize(
@@ -80,12 +86,7 @@ def test_every_pattern_agrees_between_python_and_pydantic(client: TestClient) ->
 )
 def test_a_repository_url_is_judged_alike_everywhere(url: str, ok: bool) -> None:
     assert bool(re.search(HTTP_URL, url)) is ok
-    adapter = TypeAdapter(Annotated[str, StringConstraints(pattern=HTTP_URL)])
-    try:
-        adapter.validate_python(url)
-        assert ok
-    except ValidationError:
-        assert not ok
+    assert _pydantic_accepts(HTTP_URL, url) is ok
 
 
 def test_settings_refuse_a_control_character_and_keep_the_old_value(
