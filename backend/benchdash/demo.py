@@ -10,6 +10,7 @@ from typing import Any
 from sqlalchemy.orm import Session
 
 from benchdash.demo_data import EVENTS, FEATURE_BRANCH, SYSTEMS
+from benchdash.demo_profiles import profile_for
 from benchdash.ingest import service as ingest_service
 from benchdash.results.schemas import DocumentIn
 from benchdash.systems import service as system_service
@@ -70,10 +71,12 @@ def _document(slug: str, i: int, branch: str, when: datetime, rng: random.Random
     system = SYSTEMS[slug]
     drift = 1 + rng.gauss(0, RUN_DRIFT)
     results = []
+    sampler = random.Random(f"{slug}-{branch}-{i}")  # profiles leave `rng`'s sequence alone
     for name, params, metrics in system["benchmarks"]:
-        out = []
+        out, shifts = [], {}
         for metric, unit, direction, seed in metrics:
             shift, kind = _factor(slug, name, params, metric, i)
+            shifts[metric] = (direction, shift)
             true = seed * shift * drift
             out.append(
                 {
@@ -83,7 +86,11 @@ def _document(slug: str, i: int, branch: str, when: datetime, rng: random.Random
                     "samples": _samples(rng, true, kind, unit),
                 }
             )
-        results.append({"benchmark": name, "parameters": params, "metrics": out})
+        entry = {"benchmark": name, "parameters": params, "metrics": out}
+        profile = profile_for(slug, name, params, shifts=shifts, rng=sampler)
+        if profile is not None:
+            entry["profile"] = profile
+        results.append(entry)
     commit = f"{rng.getrandbits(40):010x}"
     return DocumentIn.model_validate(
         {

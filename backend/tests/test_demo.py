@@ -44,3 +44,26 @@ def test_demo_history(session: Session) -> None:
         )
     ).scalar_one()
     assert over == 0
+
+
+def test_the_demo_steps_name_the_function_that_got_slower(session: Session) -> None:
+    demo.load(session=session, runs=60)
+    causes = dict(
+        session.execute(
+            text(
+                "SELECT s.slug || '/' || b.name, a.root_cause FROM alert a "
+                "JOIN system s ON s.id = a.system_id JOIN benchmark b ON b.id = a.benchmark_id "
+                "JOIN branch br ON br.id = a.branch_id "
+                "WHERE a.root_cause IS NOT NULL AND br.name = 'main'"
+            )
+        ).all()
+    )
+    relay, uvhttp = causes["relay/encryption"], causes["uvhttp/medium_concurrency"]
+    assert relay["kind"] == "instructions" and uvhttp["kind"] == "cpu"
+    assert relay["functions"][0]["name"] == "sha2::compress256"
+    assert uvhttp["functions"][0]["name"] == "headers_find"
+    # The step's cost, as a share of the last good run's total: 7 % and 1/0.88 - 1 = 13.6 %.
+    assert 6.5 < relay["functions"][0]["pct_of_base_total"] < 7.5
+    assert 11 < uvhttp["functions"][0]["pct_of_base_total"] < 16
+    profiled = session.execute(text("SELECT count(DISTINCT run_id) FROM profile")).scalar_one()
+    assert profiled == 60 + 60 + 8  # every relay and uvhttp run, the feature branch's too

@@ -17,6 +17,9 @@ TOP_DIFF = 20
 ROOT_CAUSE_FUNCTIONS = 10
 NAMED = 3  # the summary names at most this many functions …
 NAMED_SHARE = 0.5  # … each at least this share of the first one's growth
+# A sampled profile's counts move a little every run: its root cause lists, after the first, only
+# the functions that grew by a share the flame graph colours (its "unchanged" band, 0.5 %).
+SAMPLED_MIN_PCT = 0.5
 MINUS = "\u2212"
 
 
@@ -69,14 +72,18 @@ def signed(pct: float) -> str:
     return f"{sign}{abs(pct):.1f} %"
 
 
-def root_cause(base: Mapping[Stack, int], head: Mapping[Stack, int]) -> dict[str, Any]:
-    """The functions whose self cost grew most (at most 10, growth only), what the summary
+def root_cause(
+    base: Mapping[Stack, int], head: Mapping[Stack, int], *, min_pct: float = 0.0
+) -> dict[str, Any]:
+    """The functions whose self cost grew most (at most 10, growth only; after the first, by at
+    least `min_pct` % of the base total), what the summary
     names (the first, and up to two more that grew at least half as much), the rest of the
     total change as `elsewhere_pct`, and the summary sentence."""
     base_total, head_total = total(base), total(head)
     grown = [
         f for f in diff_functions(base, head, limit=ROOT_CAUSE_FUNCTIONS) if f["delta_self"] > 0
     ]
+    grown = grown[:1] + [f for f in grown[1:] if float(f["pct_of_base_total"]) >= min_pct]
     if not grown:
         change = pct_of(head_total - base_total, base_total)
         summary = f"no function's own cost grew ({signed(change)} in total)"

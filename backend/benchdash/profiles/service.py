@@ -83,7 +83,10 @@ def root_cause(
         return None
     kinds.sort(key=lambda k: (by[(head_run_id, k)].metric_id != metric_id, KIND_ORDER.index(k)))
     base, head = by[(base_run_id, kinds[0])], by[(head_run_id, kinds[0])]
-    cause = diff.root_cause(decode(base.data), decode(head.data))
+    exact = head.kind == ProfileKind.INSTRUCTIONS  # a sampled profile's small moves are noise
+    cause = diff.root_cause(
+        decode(base.data), decode(head.data), min_pct=0.0 if exact else diff.SAMPLED_MIN_PCT
+    )
     return RootCause(
         kind=ProfileKind(head.kind),
         unit=head.unit,

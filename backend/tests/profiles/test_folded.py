@@ -89,6 +89,16 @@ def test_the_root_causes_summary_accounts_for_the_whole_change(base: folded.Stac
     assert cause["summary"].endswith(" elsewhere") and " in grown" in cause["summary"]
 
 
+def test_the_root_cause_lists_no_function_that_moved_by_sampling_noise() -> None:
+    base = {("main", "hot"): 5000, ("main", "a"): 3000, ("main", "b"): 2000}
+    head = {("main", "hot"): 6200, ("main", "a"): 3020, ("main", "b"): 2060}  # +12 %, +0.2, +0.6
+    sampled = diff.root_cause(base, head, min_pct=diff.SAMPLED_MIN_PCT)
+    assert [f["name"] for f in sampled["functions"]] == ["hot", "b"]
+    assert [f["name"] for f in diff.root_cause(base, head)["functions"]] == ["hot", "b", "a"]
+    tiny = {("main", "hot"): 5001, ("main", "a"): 3000, ("main", "b"): 2000}
+    assert [f["name"] for f in diff.root_cause(base, tiny, min_pct=0.5)["functions"]] == ["hot"]
+
+
 def test_lines_crlf_blank_lines_duplicates_and_spaces_in_frames() -> None:
     text = "main;operator() const 5\r\n\n  \nmain;operator() const 7\nmain 0\n"
     assert folded.parse(text) == {("main", "operator() const"): 12, ("main",): 0}

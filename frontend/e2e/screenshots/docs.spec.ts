@@ -44,6 +44,16 @@ test("overview, system, run and live run", async ({ page, bench, baseURL, databa
   await expect(page.getByTestId("alert").first()).toBeVisible();
   await page.screenshot({ path: shot("alerts") });
 
+  // relay's injected step: its alert names the function whose cost grew, with the diff on demand.
+  await page.goto("/alerts?system=relay");
+  const relay = page.getByTestId("alerts-open").getByTestId("alert").first();
+  const cause = relay.getByTestId("root-cause");
+  await expect(cause.getByTestId("root-cause-function").first()).toContainText("sha2::compress256");
+  await cause.getByRole("button", { name: "Show the differential flame graph" }).click();
+  await expect(cause.getByTestId("diff-flame-graph").locator("rect").first()).toBeVisible();
+  await page.mouse.move(0, 0);
+  await relay.screenshot({ path: shot("root-cause") });
+
   await page.goto(`/runs/${runId}`);
   await page
     .locator('[data-testid="measurement-row"][data-level="fail"]')
