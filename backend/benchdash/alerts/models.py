@@ -63,3 +63,7 @@ class Alert(Base):
     acknowledged_by: Mapped[str | None] = mapped_column(String(120))
     resolved_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
     resolved_by_run_id: Mapped[int | None] = mapped_column(Integer)
+    # Graded again as runs arrive after the step (migration 0021): on how many, and when the
+    # level or size last moved (null: as opened).
+    graded_runs: Mapped[int | None] = mapped_column(Integer)
+    regraded_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))

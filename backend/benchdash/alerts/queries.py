@@ -51,7 +51,10 @@ def _explain(
         window_runs=(alert.drift or {}).get("window_runs"),
         contributors=tuple(Contributor(**c) for c in (alert.drift or {}).get("contributors", [])),
     )
-    return explain_alert(decision, unit=metric.unit, direction=metric.direction)
+    text = explain_alert(decision, unit=metric.unit, direction=metric.direction)
+    if alert.regraded_at is not None and alert.graded_runs:
+        text += f" Graded {alert.level} again once {alert.graded_runs} runs followed the step."
+    return text
 
 
 def list_alerts(
@@ -122,6 +125,8 @@ def list_alerts(
             window_runs=(a.drift or {}).get("window_runs"),
             contributors=(a.drift or {}).get("contributors", []),
             change_pct=a.change_pct if a.change_pct is not None else v.change_pct,
+            graded_runs=a.graded_runs,
+            regraded_at=a.regraded_at,
             p_value=a.p_value if a.confirmed_by else v.p_value,
             baseline=a.baseline_value if a.baseline_value is not None else v.baseline_value,
             warn_floor=a.warn_floor,

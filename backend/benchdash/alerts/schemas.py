@@ -66,6 +66,14 @@ class AlertRead(BaseModel):
         description="change-point, persistence, re-runs or drift (null: opened before 0004).",
     )
     change_pct: float | None = Field(description="The step's size, positive = worse (%).")
+    graded_runs: int | None = Field(
+        None,
+        description="Runs after the step its level and size were last graded on (they are "
+        "graded again as runs arrive; null: as opened).",
+    )
+    regraded_at: datetime | None = Field(
+        None, description="When later runs last moved its level or size (null: never)."
+    )
     p_value: float | None
     baseline: float | None = Field(None, description="The level before the step.")
     warn_floor: float | None = Field(None, description="The effective warn floor it crossed (%).")

@@ -32,12 +32,29 @@ from benchdash.systems.models import System
 _OPEN_ALERTS = typed_text(
     f"""
     SELECT s.id, a.run_id, coalesce(a.baseline_value, v.baseline_value),
-           coalesce(a.warn_floor, v.floor_warn, v.warn_threshold), a.kind
+           coalesce(a.warn_floor, v.floor_warn, v.warn_threshold), a.kind, a.level,
+           coalesce(a.change_pct, v.change_pct)
     FROM alert a
     JOIN series s ON s.benchmark_id = a.benchmark_id AND s.metric_id = a.metric_id
                  AND s.branch_id = a.branch_id AND s.testbed_id = a.testbed_id
     JOIN verdict v ON v.id = a.verdict_id
     WHERE s.id = ANY(CAST(:ids AS int[])) AND a.status <> '{AlertStatus.RESOLVED}'
+    """
+)
+# The series' open step alert (locked), graded again; its level before, for the notification.
+_REGRADE = text(
+    f"""
+    WITH old AS (
+        SELECT a.id, a.level FROM alert a
+        JOIN series s ON s.benchmark_id = a.benchmark_id AND s.metric_id = a.metric_id
+                     AND s.branch_id = a.branch_id AND s.testbed_id = a.testbed_id
+        WHERE s.id = :series AND a.run_id = :run AND a.kind = '{AlertKind.STEP}'
+          AND a.status <> '{AlertStatus.RESOLVED}'
+        FOR UPDATE OF a
+    )
+    UPDATE alert a SET level = :level, change_pct = :change, graded_runs = :runs,
+        regraded_at = now()
+    FROM old WHERE a.id = old.id RETURNING a.id, old.level
     """
 )
 _VERDICT_OF = text(
@@ -50,10 +67,35 @@ def open_alerts(*, session: Session, series_ids: Sequence[int]) -> Mapping[int, 
     """The alert that is not resolved of each series that has one, as the detector reads it."""
     rows = session.execute(_OPEN_ALERTS, {"ids": list(series_ids)}).all()
     return {
-        sid: OpenAlert(run_id, base, floor, AlertKind(kind))
-        for sid, run_id, base, floor, kind in rows
+        sid: OpenAlert(run_id, base, floor, AlertKind(kind), level, change)
+        for sid, run_id, base, floor, kind, level, change in rows
         if base is not None and floor is not None
     }
+
+
+def regrade(*, session: Session, series_id: int, decision: AlertDecision) -> None:
+    """Store an open step alert's new grade (`regression.alerting.regrade`); a new level
+    notifies its subscribers."""
+    assert decision.level is not None and decision.first_bad_run_id is not None
+    params = {
+        "series": series_id,
+        "run": decision.first_bad_run_id,
+        "level": decision.level.value,
+        "change": decision.change_pct,
+        "runs": decision.graded_runs,
+    }
+    found = session.execute(_REGRADE, params).first()
+    if found is None or found.level == decision.level.value:
+        return
+    facts = {
+        "id": found.id,
+        "level": decision.level.value,
+        "previous_level": found.level,
+        "change_pct": decision.change_pct,
+        "run_id": decision.first_bad_run_id,
+        "graded_runs": decision.graded_runs,
+    }
+    _notify(session, Event.ALERT_REGRADED, session.get_one(Series, series_id), facts)
 
 
 def resolve(*, session: Session, series_id: int, by_run_id: int) -> None:
@@ -204,6 +246,8 @@ def apply(*, session: Session, run: Run, judged: Sequence[Judged]) -> None:
             )
         elif decision.action is Action.RESOLVE:
             resolve(session=session, series_id=j.series_id, by_run_id=run.id)
+        elif decision.action is Action.KEEP and decision.level is not None:
+            regrade(session=session, series_id=j.series_id, decision=decision)
 
 
 def system_of(*, session: Session, alert_id: int) -> str:

@@ -20,7 +20,8 @@ def _commit(commit: str | None) -> str:
 
 
 def alert_payload(*, event: str, system: str, branch: str, alert: dict[str, Any]) -> dict[str, Any]:
-    """The payload of an opened or resolved alert; `alert` holds its facts and names."""
+    """The payload of an opened, re-graded or resolved alert; `alert` holds its facts and
+    names."""
     change = format_change(alert["change_pct"], alert["direction"], alert["unit"])
     what = f"{alert['benchmark']} · {alert['metric']}"
     where = f"{system} ({branch})"
@@ -32,6 +33,14 @@ def alert_payload(*, event: str, system: str, branch: str, alert: dict[str, Any]
         )
         if alert.get("root_cause"):  # the profile's summary: "+9.8 % in f, +0.3 % elsewhere"
             text += f" Profile: {alert['root_cause']}."
+    elif event == "alert.regraded":
+        worse = alert["level"] == "fail"
+        title = f"{'Now failing' if worse else 'Back to a warning'} in {where}: {what} {change}"
+        text = (
+            f"{title}. Alert #{alert['id']} is {alert['level']} (was {alert['previous_level']}):"
+            f" its step, measured on {alert['graded_runs']} runs since run #{alert['run_id']},"
+            f" is {change}."
+        )
     else:
         title = f"Recovered in {where}: {what}"
         text = (

@@ -110,8 +110,9 @@ def alert_changed(
     metric_id: int,
     facts: Mapping[str, object],
 ) -> int:
-    """An alert opened or resolved; `facts`: id, level, change_pct, run_id (and commit) or
-    by_run_id. Returns how many deliveries were queued."""
+    """An alert opened, re-graded or resolved; `facts`: id, level, change_pct, run_id (and
+    commit), previous_level and graded_runs, or by_run_id. Returns how many deliveries were
+    queued."""
     if not _subscribed(session, system_id):
         return 0
     system, branch = _names(session, system_id, branch_id)

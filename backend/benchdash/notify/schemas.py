@@ -10,6 +10,7 @@ from pydantic import AfterValidator, BaseModel, Field, model_validator
 
 from benchdash.kit.validation import HTTP_URL, SafeStr, check_text
 from benchdash.notify.states import (
+    SUBSCRIBABLE,
     Channel,
     DeliveryStatus,
     Event,
@@ -25,7 +26,7 @@ def _subscribable(events: list[SubscribableEvent]) -> list[SubscribableEvent]:
 
 
 def _every_event() -> list[SubscribableEvent]:
-    return [Event.ALERT_OPENED, Event.ALERT_RESOLVED, Event.ALERT_BISECTED, Event.RUN_FAILED]
+    return list(SUBSCRIBABLE)  # type: ignore[arg-type]  # the Literal's members, in order
 
 
 class SubscriptionBase(BaseModel):
@@ -38,7 +39,9 @@ class SubscriptionBase(BaseModel):
     channel: Channel
     name: Annotated[SafeStr, Field(min_length=1, max_length=120)]
     events: Annotated[
-        list[SubscribableEvent], Field(min_length=1, max_length=4), AfterValidator(_subscribable)
+        list[SubscribableEvent],
+        Field(min_length=1, max_length=len(SUBSCRIBABLE)),
+        AfterValidator(_subscribable),
     ] = Field(default_factory=_every_event)
 
 
@@ -70,7 +73,9 @@ class MySubscriptionCreate(BaseModel):
         str, Field(min_length=3, max_length=320, pattern=EMAIL.pattern), AfterValidator(check_text)
     ] = Field(description="Your e-mail address")
     events: Annotated[
-        list[SubscribableEvent], Field(min_length=1, max_length=4), AfterValidator(_subscribable)
+        list[SubscribableEvent],
+        Field(min_length=1, max_length=len(SUBSCRIBABLE)),
+        AfterValidator(_subscribable),
     ] = Field(default_factory=_every_event)
 
 

@@ -20,14 +20,25 @@ class Event(StrEnum):
     ALERT_OPENED = "alert.opened"  # a confirmed regression
     ALERT_RESOLVED = "alert.resolved"  # its recovery
     ALERT_BISECTED = "alert.bisected"  # a bisection named its first bad commit
+    ALERT_REGRADED = "alert.regraded"  # later runs moved its level (warn to fail, or back)
     RUN_FAILED = "run.failed"
     TEST = "test"  # "send a test"
 
 
-SUBSCRIBABLE = (Event.ALERT_OPENED, Event.ALERT_RESOLVED, Event.ALERT_BISECTED, Event.RUN_FAILED)
+SUBSCRIBABLE = (
+    Event.ALERT_OPENED,
+    Event.ALERT_RESOLVED,
+    Event.ALERT_BISECTED,
+    Event.ALERT_REGRADED,
+    Event.RUN_FAILED,
+)
 # What a subscription may name (the wire type: "test" is the send-a-test button's alone).
 SubscribableEvent = Literal[
-    Event.ALERT_OPENED, Event.ALERT_RESOLVED, Event.ALERT_BISECTED, Event.RUN_FAILED
+    Event.ALERT_OPENED,
+    Event.ALERT_RESOLVED,
+    Event.ALERT_BISECTED,
+    Event.ALERT_REGRADED,
+    Event.RUN_FAILED,
 ]
 
 

@@ -6,6 +6,9 @@
   strong evidence opens: a step of at least WARMUP_K × the effective warn floor.
 - **drift**: `drift.drift` over the whole window since the last break (so a confirmed step
   is never counted again), when no drift alert is open (a steady trend is reported once).
+- **regrade**: an open step alert is graded again as runs arrive after its step (its size
+  from every run since, against the runs before it), and moves warn → fail when the step is
+  surely past warn and its size past fail, fail → warn only once it is surely under fail.
 - **resolves**: a step alert resolves once the median of the last RECOVERY_RUNS runs is
   back within its warn floor of the level before the step; a drift alert once the median
   of the newest LEVEL_RUNS is back within DRIFT_BACK × its warn threshold of the reference
@@ -19,7 +22,7 @@ from statistics import median
 
 from benchdash.regression import changepoint
 from benchdash.regression import drift as drift_check
-from benchdash.regression.engine import Thresholds, change_worse
+from benchdash.regression.engine import Level, Thresholds, change_worse
 from benchdash.regression.grade import grade, step_size
 from benchdash.regression.model import (
     Action,
@@ -29,9 +32,12 @@ from benchdash.regression.model import (
     Floors,
     OpenAlert,
     Point,
+    Stage,
 )
 
 RECOVERY_RUNS = 3
+REGRADE_BEFORE = 3  # runs before a step needed to grade it again …
+REGRADE_MOVE = 1.0  # … and a size that moved by this many points (%) or a new level to say so
 WARMUP_K = 2.0  # during warm-up a step must be this many warn floors large
 DRIFT_BACK = 0.5  # a drift alert resolves within this share of its warn threshold
 
@@ -109,6 +115,41 @@ def drift(
         kind=AlertKind.DRIFT,
         window_runs=len(window) - i + 1,
         contributors=named,
+    )
+
+
+def regrade(
+    window: Sequence[Point], alert: OpenAlert, direction: str, thresholds: Thresholds
+) -> AlertDecision | None:
+    """An open step alert graded again on every run since its step (against the runs before
+    it, back to the previous break): KEEP with the new level and size when either moved, else
+    None. It fails once the step is surely past warn and its size past fail (`grade`), and
+    goes back to warn only once the step is surely under fail (its interval's upper end)."""
+    ids = [p.run_id for p in window]
+    if alert.kind != AlertKind.STEP or alert.level is None or alert.first_bad_run_id not in ids:
+        return None
+    i = ids.index(alert.first_bad_run_id)
+    breaks = [j for j in range(i) if window[j].restart or window[j].stage is Stage.CONFIRMED]
+    lo = max([i - changepoint.LEFT_RUNS, *breaks, 0])
+    before = [p.value for p in window[lo:i]]
+    after = [p.value for p in window[i:]]
+    if len(before) < REGRADE_BEFORE or len(after) < RECOVERY_RUNS:
+        return None
+    size = step_size(before, after, direction=direction)
+    level = grade(size, thresholds)
+    if alert.level == Level.FAIL and size.high >= thresholds.fail:
+        level = Level.FAIL  # hysteresis: a step hovering at the fail threshold keeps failing
+    moved = alert.change_pct is None or abs(size.estimate - alert.change_pct) >= REGRADE_MOVE
+    if level == alert.level and not moved:
+        return None
+    return AlertDecision(
+        action=Action.KEEP,
+        level=level,
+        first_bad_run_id=alert.first_bad_run_id,
+        change_pct=size.estimate,
+        change_low=size.low,
+        change_high=size.high,
+        graded_runs=len(after),
     )
 
 

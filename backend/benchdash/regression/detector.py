@@ -28,7 +28,8 @@ runs that worsened it most) past the configured thresholds; while one is open no
 opens. Runner-executed series (`Mode.RUNNER`) never open a step here: the caller queues
 re-runs of a suspected point and calls `confirm.confirm_reruns`. An open step alert resolves
 once the median of the last 3 runs is back within its warn floor of the level before the
-step, a drift alert once its newest 10 runs are back within half its warn threshold.
+step, a drift alert once its newest 10 runs are back within half its warn threshold; until
+then a step alert is graded again on the runs since its step (KEEP with a level and size).
 One alert per step: store `Stage.CONFIRMED` on a step's first bad run (never for a drift);
 the baseline then restarts there. Example::
 
@@ -171,8 +172,10 @@ def _decide(
             return found
     if alert is None:
         return AlertDecision(Action.NONE)
-    back = alerting.resolves(window, alert, direction)
-    return AlertDecision(Action.RESOLVE if back else Action.KEEP)
+    if alerting.resolves(window, alert, direction):
+        return AlertDecision(Action.RESOLVE)
+    regraded = alerting.regrade(window, alert, direction, fl.configured)
+    return regraded or AlertDecision(Action.KEEP)
 
 
 def assess(

@@ -35,7 +35,7 @@ class Action(StrEnum):
 
     NONE = "none"  # no alert open, none to open
     OPEN = "open"  # open an alert for a new step (supersedes the open one, if any)
-    KEEP = "keep"  # the open alert stays open
+    KEEP = "keep"  # the open alert stays open (with a level: re-graded, `alerting.regrade`)
     RESOLVE = "resolve"  # the open alert's series is back at its old level
 
 
@@ -63,6 +63,8 @@ class OpenAlert:
     baseline_value: float  # the level before the step (a drift: the reference level)
     warn_floor: float  # the effective warn floor (%) when it opened
     kind: AlertKind = AlertKind.STEP
+    level: str | None = None  # its grade now (warn | fail), for re-grading a step
+    change_pct: float | None = None  # its step size now, positive = worse
 
 
 @dataclass(frozen=True)
@@ -122,6 +124,7 @@ class AlertDecision:
     supersedes: bool = False  # OPEN while another alert of the series is open
     kind: AlertKind = AlertKind.STEP  # a drift's first bad run is its window's first run
     window_runs: int | None = None  # drift: runs from the reference's last to the newest
+    graded_runs: int | None = None  # KEEP with a level: re-graded on this many runs after the step
     contributors: tuple[Contributor, ...] = ()  # drift: the runs that worsened it most
 
 

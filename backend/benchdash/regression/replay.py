@@ -56,10 +56,14 @@ def replay_decisions(
             if d.kind == "step":  # a drift names a window, not a step's first bad run
                 stored[i] = replace(stored[i], stage=Stage.CONFIRMED)
             assert d.baseline_value is not None and d.warn_floor is not None
-            alert = OpenAlert(stored[i].run_id, d.baseline_value, d.warn_floor, d.kind)
+            alert = OpenAlert(
+                stored[i].run_id, d.baseline_value, d.warn_floor, d.kind, d.level, d.change_pct
+            )
             yield Opened(i, len(stored) - 1, d)
         elif d.action is Action.RESOLVE:
             alert = None
+        elif d.action is Action.KEEP and d.level is not None and alert is not None:
+            alert = replace(alert, level=d.level, change_pct=d.change_pct)  # re-graded
 
 
 def replay(
@@ -99,11 +103,15 @@ def replay_runner(
         stage, d = None, a.decision
         if d.action is Action.RESOLVE:
             alert = None
+        elif d.action is Action.KEEP and d.level is not None and alert is not None:
+            alert = replace(alert, level=d.level, change_pct=d.change_pct)  # re-graded
         elif d.action is Action.OPEN:  # a drift (steps wait for re-runs)
             assert d.level is not None and d.first_bad_index is not None
             assert d.baseline_value is not None and d.warn_floor is not None
             i = len(stored) - len(history) + d.first_bad_index
-            alert = OpenAlert(stored[i].run_id, d.baseline_value, d.warn_floor, d.kind)
+            alert = OpenAlert(
+                stored[i].run_id, d.baseline_value, d.warn_floor, d.kind, d.level, d.change_pct
+            )
             opened.append({"index": i, "level": d.level.value, "kind": d.kind})
         if a.verdict.suspected:
             again = [rerun(len(stored), k) for k in range(reruns)]
@@ -120,7 +128,13 @@ def replay_runner(
             if d.action is Action.OPEN:
                 assert d.level is not None and d.baseline_value is not None
                 assert d.warn_floor is not None
-                alert = OpenAlert(new.run_id, d.baseline_value, d.warn_floor)
+                alert = OpenAlert(
+                    new.run_id,
+                    d.baseline_value,
+                    d.warn_floor,
+                    level=d.level,
+                    change_pct=d.change_pct,
+                )
                 opened.append({"index": len(stored), "level": d.level.value})
         stored.append(replace(new, stage=stage))
     return opened

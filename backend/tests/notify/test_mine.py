@@ -50,7 +50,13 @@ def test_users_see_and_remove_only_their_own_and_admins_see_all(
     )  # fmt: skip
     assert a["events"] == ["alert.opened", "alert.bisected"] and a["branch"] == "main"
     b = _mine(bob, "bob@x.test")
-    assert b["events"] == ["alert.opened", "alert.resolved", "alert.bisected", "run.failed"]
+    assert b["events"] == [
+        "alert.opened",
+        "alert.resolved",
+        "alert.bisected",
+        "alert.regraded",
+        "run.failed",
+    ]
 
     assert [s["id"] for s in ann.get(SUBS).json()] == [a["id"]]
     assert [s["id"] for s in bob.get(SUBS, params={"system": "uvhttp"}).json()] == [b["id"]]

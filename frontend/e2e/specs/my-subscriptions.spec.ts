@@ -52,7 +52,9 @@ test("a member subscribes themselves, sees only their own and removes it; an adm
   const item = mine.locator("[data-testid^=subscription-]");
   await expect(item).toHaveCount(1);
   await expect(item).toContainText("yours");
-  await expect(item).toContainText(`${slug} · every branch · alert.opened, alert.resolved, alert.bisected`);
+  await expect(item).toContainText(
+    `${slug} · every branch · alert.opened, alert.resolved, alert.bisected, alert.regraded`,
+  );
   await expect(item).toContainText("me@example.com");
 
   // The admin sees it beside the team's, named as the member's.

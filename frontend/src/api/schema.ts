@@ -1141,6 +1141,11 @@ export interface components {
             explanation: string;
             /** @description The exact commit a bisection of the range found (subject, author). */
             first_bad_commit?: components["schemas"]["Culprit"] | null;
+            /**
+             * Graded Runs
+             * @description Runs after the step its level and size were last graded on (they are graded again as runs arrive; null: as opened).
+             */
+            graded_runs?: number | null;
             /** Id */
             id: number;
             /**
@@ -1182,6 +1187,11 @@ export interface components {
              * @description Canonical JSON of the parameters.
              */
             params_key: string;
+            /**
+             * Regraded At
+             * @description When later runs last moved its level or size (null: never).
+             */
+            regraded_at?: string | null;
             /** Resolved At */
             resolved_at: string | null;
             /** @description A step's differential profile (last good run → first bad run): the functions whose cost grew most, when both runs have a profile of the benchmark. */
@@ -2003,7 +2013,7 @@ export interface components {
          * @description What happened.
          * @enum {string}
          */
-        Event: "alert.opened" | "alert.resolved" | "alert.bisected" | "run.failed" | "test";
+        Event: "alert.opened" | "alert.resolved" | "alert.bisected" | "alert.regraded" | "run.failed" | "test";
         /**
          * FieldError
          * @description One invalid field: where it is and what is wrong.
@@ -2321,7 +2331,7 @@ export interface components {
              */
             branch?: string | null;
             /** Events */
-            events?: ("alert.opened" | "alert.resolved" | "alert.bisected" | "run.failed")[];
+            events?: ("alert.opened" | "alert.resolved" | "alert.bisected" | "alert.regraded" | "run.failed")[];
             /** System */
             system: string;
         };
@@ -3348,7 +3358,7 @@ export interface components {
             branch?: string | null;
             channel: components["schemas"]["Channel"];
             /** Events */
-            events?: ("alert.opened" | "alert.resolved" | "alert.bisected" | "run.failed")[];
+            events?: ("alert.opened" | "alert.resolved" | "alert.bisected" | "alert.regraded" | "run.failed")[];
             /** Name */
             name: string;
             /** System */
@@ -3375,7 +3385,7 @@ export interface components {
             /** Created By */
             created_by: string;
             /** Events */
-            events?: ("alert.opened" | "alert.resolved" | "alert.bisected" | "run.failed")[];
+            events?: ("alert.opened" | "alert.resolved" | "alert.bisected" | "alert.regraded" | "run.failed")[];
             /** Id */
             id: number;
             /** Name */
@@ -3414,7 +3424,7 @@ export interface components {
             /** Created By */
             created_by: string;
             /** Events */
-            events?: ("alert.opened" | "alert.resolved" | "alert.bisected" | "run.failed")[];
+            events?: ("alert.opened" | "alert.resolved" | "alert.bisected" | "alert.regraded" | "run.failed")[];
             /** Id */
             id: number;
             /** Name */
@@ -8885,13 +8895,13 @@ export const bisectStateValues: ReadonlyArray<FlattenedDeepRequired<components>[
 export const channelValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Channel"]> = ["webhook", "slack", "email"];
 export const compareRowDirectionValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["CompareRow"]["direction"]> = ["higher_is_better", "lower_is_better"];
 export const deliveryStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["DeliveryStatus"]> = ["pending", "sending", "retrying", "delivered", "failed"];
-export const eventValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Event"]> = ["alert.opened", "alert.resolved", "alert.bisected", "run.failed", "test"];
+export const eventValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Event"]> = ["alert.opened", "alert.resolved", "alert.bisected", "alert.regraded", "run.failed", "test"];
 export const levelValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Level"]> = ["ok", "improved", "warn", "fail", "noisy", "unstable", "learning", "no_baseline"];
 export const manifestMetricDirectionValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ManifestMetric"]["direction"]> = ["higher_is_better", "lower_is_better"];
 export const metricAdminDirectionValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["MetricAdmin"]["direction"]> = ["higher_is_better", "lower_is_better"];
 export const metricInDirectionValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["MetricIn"]["direction"]> = ["higher_is_better", "lower_is_better"];
 export const metricReadDirectionValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["MetricRead"]["direction"]> = ["higher_is_better", "lower_is_better"];
-export const mySubscriptionCreateEventsValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["MySubscriptionCreate"]["events"]> = ["alert.opened", "alert.resolved", "alert.bisected", "run.failed"];
+export const mySubscriptionCreateEventsValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["MySubscriptionCreate"]["events"]> = ["alert.opened", "alert.resolved", "alert.bisected", "alert.regraded", "run.failed"];
 export const profileInUnitValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ProfileIn"]["unit"]> = ["instructions", "nanoseconds", "samples"];
 export const profileKindValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ProfileKind"]> = ["instructions", "cpu"];
 export const runCreateTriggerValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["RunCreate"]["trigger"]> = ["web", "schedule"];
@@ -8903,9 +8913,9 @@ export const seriesStateValues: ReadonlyArray<FlattenedDeepRequired<components>[
 export const seriesStepLevelValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["SeriesStep"]["level"]> = ["warn", "fail"];
 export const sparklineDirectionValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Sparkline"]["direction"]> = ["higher_is_better", "lower_is_better"];
 export const stageValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Stage"]> = ["suspected", "confirmed", "dismissed"];
-export const subscriptionCreateEventsValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["SubscriptionCreate"]["events"]> = ["alert.opened", "alert.resolved", "alert.bisected", "run.failed"];
-export const subscriptionCreatedEventsValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["SubscriptionCreated"]["events"]> = ["alert.opened", "alert.resolved", "alert.bisected", "run.failed"];
-export const subscriptionReadEventsValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["SubscriptionRead"]["events"]> = ["alert.opened", "alert.resolved", "alert.bisected", "run.failed"];
+export const subscriptionCreateEventsValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["SubscriptionCreate"]["events"]> = ["alert.opened", "alert.resolved", "alert.bisected", "alert.regraded", "run.failed"];
+export const subscriptionCreatedEventsValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["SubscriptionCreated"]["events"]> = ["alert.opened", "alert.resolved", "alert.bisected", "alert.regraded", "run.failed"];
+export const subscriptionReadEventsValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["SubscriptionRead"]["events"]> = ["alert.opened", "alert.resolved", "alert.bisected", "alert.regraded", "run.failed"];
 export const tokenCreateScopesValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["TokenCreate"]["scopes"]> = ["upload", "agent", "trigger", "admin"];
 export const verdictValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Verdict"]> = ["pending", "good", "bad", "ambiguous", "skipped", "failed", "cancelled"];
 export const verdictReadDirectionValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["VerdictRead"]["direction"]> = ["higher_is_better", "lower_is_better"];

@@ -61,7 +61,7 @@ describe("SubscriptionForm", () => {
       name: "perf hook",
       target: "https://ci.test/hook",
       branch: null,
-      events: ["alert.opened", "alert.bisected", "run.failed"],
+      events: ["alert.opened", "alert.bisected", "alert.regraded", "run.failed"],
     });
   });
 
