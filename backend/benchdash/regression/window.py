@@ -14,7 +14,8 @@ against the BASELINE runs before them, on the log scale signed so that positive 
 - persistence: both halves of the window are each worse than the baseline median by half the
   Hodges-Lehmann shift, so a burst at one end of the window is not a new level.
 
-The first window that passes names its first run as the suspected first bad run. The constants
+Windows go up to 25 runs, so a smaller shift is found later rather than never. The first
+window that passes names its first run as the suspected first bad run. The constants
 are first choices, not yet tuned on the eval-dev tune half (see docs/detector.md when present).
 """
 
@@ -27,7 +28,7 @@ from dataclasses import dataclass
 import numpy as np
 from scipy.stats import mannwhitneyu
 
-WINDOWS = (5, 8, 12, 15)
+WINDOWS = (5, 8, 12, 15, 20, 25)
 BASELINE = 30
 MIN_BASELINE = 30
 ALPHA = 1e-4
