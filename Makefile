@@ -34,7 +34,7 @@ $(STAMP): backend/pyproject.toml $(wildcard runners/pyproject.toml)
 	@touch $(STAMP)
 
 PY_SCRIPTS := scripts/offline-images scripts/check-module-size scripts/ensure-deps \
-	scripts/check-error-log
+	scripts/check-error-log scripts/check-survivors
 
 lint: install
 	$(VENV)/bin/ruff format --check backend migrations scripts tests $(PY_SCRIPTS)
@@ -86,16 +86,19 @@ test-frontend:
 # started by hand, is left running.
 # Every API the suites start appends each 5xx it answers (but 503) to one error log, checked
 # after the suites: a 500 no test asserted on still fails `make test`.
+# Last, scripts/check-survivors names every process the suites started that still runs (marked
+# by BENCHDASH_TEST_RUN, or running from this clone), stops it and fails the run.
 # TEST_SUITES: the targets run between (a test of this recipe names a smaller one).
 TEST_SUITES ?= test-suites
 ERROR_LOG = $(abspath $(or $(BENCHDASH_DATA_DIR),.data))/test-errors.jsonl
 test: deps-test install
 	@mkdir -p $(dir $(ERROR_LOG)); rm -f $(ERROR_LOG); \
 	$(PY) scripts/pgowner.py hold --owner $$$$ --by "make test" || exit 1; \
-	BENCHDASH_ERROR_LOG=$(ERROR_LOG) $(MAKE) --no-print-directory \
+	BENCHDASH_TEST_RUN=$$$$ BENCHDASH_ERROR_LOG=$(ERROR_LOG) $(MAKE) --no-print-directory \
 	  $(addprefix -f ,$(MAKEFILE_LIST)) $(TEST_SUITES); rc=$$?; \
 	$(PY) scripts/pgowner.py release --owner $$$$ || rc=1; \
 	$(PY) scripts/check-error-log $(ERROR_LOG) || rc=1; \
+	$(PY) scripts/check-survivors --run $$$$ || rc=1; \
 	if [ $$rc = 0 ]; then echo "make test: every suite passed"; fi; exit $$rc
 
 test-suites: test-backend test-runners test-integration test-systems test-frontend

@@ -7,6 +7,7 @@ fails."""
 from __future__ import annotations
 
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -21,6 +22,7 @@ from tests.integration.conftest import ROOT, SERVER
 PROBE = """
 probe:
 \t$(VENV)/bin/benchdash-server db-url >/dev/null
+\t@if [ -n "$(STRAY)" ]; then setsid sleep 600 </dev/null >/dev/null 2>&1 & fi
 \t@echo "the probe suite fails"; exit 1
 """
 
@@ -47,13 +49,14 @@ def _mentioning(text: str) -> list[str]:
     return found
 
 
-def _make_test(env: dict[str, str], tmp: Path) -> subprocess.CompletedProcess[str]:
-    """The real `make test` recipe, its suites one probe that starts the server and fails."""
+def _make_test(env: dict[str, str], tmp: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    """The real `make test` recipe, its suites one probe that starts the server and fails
+    (and with STRAY=1 leaves a process behind, re-parented to init)."""
     probe = tmp / "probe.mk"
     probe.write_text(PROBE)
     make = ["make", "--no-print-directory", "-f", "Makefile", "-f", str(probe)]
     return subprocess.run(
-        [*make, "test", "TEST_SUITES=probe"],
+        [*make, "test", "TEST_SUITES=probe", *args],
         cwd=ROOT,
         env=env,
         capture_output=True,
@@ -103,13 +106,20 @@ def test_make_test_stops_the_server_it_holds_even_when_a_suite_fails(
     else:
         _stale_pid_file(env, data)
     try:
-        made = _make_test(env, tmp_path)
+        stray = before == "killed make up"  # and a suite leaves a process behind
+        made = _make_test(env, tmp_path, *(["STRAY=1"] if stray else []))
         said = made.stdout + made.stderr
         assert made.returncode != 0 and "the probe suite fails" in said, said
         assert "pgowner: PostgreSQL stopped" in said, said
+        if stray:
+            assert re.search(r"check-survivors: still running: \d+ sleep 600", said), said
+            assert "1 process(es) outlived make test (stopped now)" in said, said
+        else:
+            assert "check-survivors: no process of this run is left" in said, said
         assert _postmaster(data / "pg") is None, said
         assert not (data / "pg.owner").exists()
         wait_for(lambda: _mentioning(str(data)) == [], 10, "every process of the run to end")
+        assert not [p for p in _mentioning("sleep 600") if "setsid" not in p]
     finally:
         if _postmaster(data / "pg") is not None:
             subprocess.run([SERVER, "db-stop"], env=env, check=False, capture_output=True)
