@@ -34,7 +34,7 @@ $(STAMP): backend/pyproject.toml $(wildcard runners/pyproject.toml)
 	@touch $(STAMP)
 
 PY_SCRIPTS := scripts/offline-images scripts/check-module-size scripts/ensure-deps \
-	scripts/check-error-log
+	scripts/check-error-log scripts/check-survivors
 
 lint: install
 	$(VENV)/bin/ruff format --check backend migrations scripts tests $(PY_SCRIPTS)
@@ -80,17 +80,25 @@ test-systems:
 test-frontend:
 	@if [ -f frontend/package.json ]; then $(MAKE) -C frontend test; fi
 
-# The embedded PostgreSQL the suites start is stopped at the end unless it ran before (a
-# `make up` uses it).
+# The embedded PostgreSQL is held by ownership (scripts/pgowner.py): `make test` starts it and
+# marks it as its own (or adopts one whose holder is gone, as after a killed `make up`), and
+# stops it at the end only if the mark still names this run; one held by a live `make up`, or
+# started by hand, is left running.
 # Every API the suites start appends each 5xx it answers (but 503) to one error log, checked
 # after the suites: a 500 no test asserted on still fails `make test`.
-PGPID = $(or $(BENCHDASH_DATA_DIR),.data)/pg/postmaster.pid
+# Last, scripts/check-survivors names every process the suites started that still runs (marked
+# by BENCHDASH_TEST_RUN, or running from this clone), stops it and fails the run.
+# TEST_SUITES: the targets run between (a test of this recipe names a smaller one).
+TEST_SUITES ?= test-suites
 ERROR_LOG = $(abspath $(or $(BENCHDASH_DATA_DIR),.data))/test-errors.jsonl
 test: deps-test install
-	@ran=$$(test -f $(PGPID) && echo yes); mkdir -p $(dir $(ERROR_LOG)); rm -f $(ERROR_LOG); \
-	BENCHDASH_ERROR_LOG=$(ERROR_LOG) $(MAKE) --no-print-directory test-suites; rc=$$?; \
-	if [ -z "$$ran" ]; then $(VENV)/bin/benchdash-server db-stop; fi; \
+	@mkdir -p $(dir $(ERROR_LOG)); rm -f $(ERROR_LOG); \
+	$(PY) scripts/pgowner.py hold --owner $$$$ --by "make test" || exit 1; \
+	BENCHDASH_TEST_RUN=$$$$ BENCHDASH_ERROR_LOG=$(ERROR_LOG) $(MAKE) --no-print-directory \
+	  $(addprefix -f ,$(MAKEFILE_LIST)) $(TEST_SUITES); rc=$$?; \
+	$(PY) scripts/pgowner.py release --owner $$$$ || rc=1; \
 	$(PY) scripts/check-error-log $(ERROR_LOG) || rc=1; \
+	$(PY) scripts/check-survivors --run $$$$ || rc=1; \
 	if [ $$rc = 0 ]; then echo "make test: every suite passed"; fi; exit $$rc
 
 test-suites: test-backend test-runners test-integration test-systems test-frontend

@@ -24,6 +24,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import fleet  # noqa: E402
+import pgowner  # noqa: E402
 from composer import PROJECT, compose_command, compose_env, docker_available, down  # noqa: E402
 
 BIN = ROOT / ".venv" / "bin"
@@ -117,6 +118,7 @@ def native_env(port: int) -> tuple[dict[str, str], dict[str, str]]:
     env.setdefault("BENCHDASH_HOST_ID", socket.gethostname())
     env["BENCHDASH_REPO"] = str(ROOT)
     if not env.get("DATABASE_URL"):
+        print(f"pgowner: {pgowner.hold(os.getpid(), 'make up')}", flush=True)
         url = subprocess.run(
             [str(BIN / "benchdash-server"), "db-url"], capture_output=True, text=True, check=True
         )
@@ -176,9 +178,8 @@ def native() -> int:
         agents.stop()
         fleet.stop(children)
         PIDS.unlink(missing_ok=True)
-        if not os.environ.get("DATABASE_URL"):  # the embedded server is ours: stop it too
-            own = {k: v for k, v in env.items() if k != "DATABASE_URL"}  # else "not ours"
-            subprocess.run([str(BIN / "benchdash-server"), "db-stop"], env=own, check=False)
+        if not os.environ.get("DATABASE_URL"):  # the embedded server, if this run holds it
+            print(f"pgowner: {pgowner.release(os.getpid())}", flush=True)
 
 
 def where_database() -> str:

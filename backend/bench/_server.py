@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
+import signal
 import socket
 import subprocess
 import sys
@@ -79,7 +81,11 @@ def served(
     base URL; terminate it (and wait for it) on exit. Its output goes to `log` if given."""
     out = log.open("ab") if log else subprocess.DEVNULL
     proc = subprocess.Popen(
-        command, env={**os.environ, **env}, stdout=out, stderr=subprocess.STDOUT
+        command,
+        env={**os.environ, **env},
+        stdout=out,
+        stderr=subprocess.STDOUT,
+        start_new_session=True,  # a group of its own: stopped with its workers
     )
     base = f"http://127.0.0.1:{port}"
     try:
@@ -96,7 +102,12 @@ def served(
             raise SystemExit("the API did not start")
         yield base
     finally:
-        proc.terminate()
-        proc.wait(timeout=30)
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(proc.pid, signal.SIGTERM)
+        try:
+            proc.wait(timeout=30)
+        finally:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(proc.pid, signal.SIGKILL)  # a worker its supervisor left behind
         if log:
             out.close()  # type: ignore[union-attr]

@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 
 from tests.integration.pg import Postgres, free_port
+from tests.integration.procs import spawn, stop
 
 ROOT = Path(__file__).resolve().parents[2]
 BIN = Path(sys.executable).parent
@@ -62,7 +63,7 @@ def api(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Api]:
     port = _free_port()
     log = tmp_path_factory.mktemp("api") / "api.log"
     with log.open("w") as out:
-        proc = subprocess.Popen(
+        proc = spawn(
             [SERVER, "serve", "--no-migrate", "--host", "127.0.0.1", "--port", str(port)],
             env=env,
             stdout=out,
@@ -89,8 +90,7 @@ def api(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Api]:
         ).stdout.strip()
         yield Api(url=url, database_url=db, token=token)
     finally:
-        proc.terminate()
-        proc.wait(timeout=20)
+        stop(proc)
         subprocess.run([SERVER, "scratch-db", "--drop", name], capture_output=True, check=False)
 
 
@@ -98,7 +98,7 @@ def start_server(env: dict[str, str]) -> tuple[subprocess.Popen[bytes], str]:
     """`benchdash-server serve` (migrated already) on a free port, once /readyz answers; the
     caller stops the process."""
     port = free_port()
-    proc = subprocess.Popen(
+    proc = spawn(
         [SERVER, "serve", "--no-migrate", "--host", "127.0.0.1", "--port", str(port)],
         env=env,
         stdout=subprocess.DEVNULL,
@@ -108,7 +108,7 @@ def start_server(env: dict[str, str]) -> tuple[subprocess.Popen[bytes], str]:
     deadline = time.monotonic() + 60
     while not ready(Api(url=url, database_url="", token="")):
         if time.monotonic() > deadline or proc.poll() is not None:
-            proc.kill()
+            stop(proc, timeout=0)
             raise RuntimeError(f"the API did not start on {url}")
         time.sleep(0.2)
     return proc, url
@@ -139,7 +139,7 @@ def private_stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Ap
         ).stdout.strip()
         port = free_port()
         log = (tmp_path_factory.mktemp("api") / "api.log").open("w")
-        api_proc = subprocess.Popen(
+        api_proc = spawn(
             [SERVER, "serve", "--no-migrate", "--host", "127.0.0.1", "--port", str(port)],
             env=env,
             stdout=log,
@@ -154,6 +154,5 @@ def private_stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Ap
         yield api, pg
     finally:
         if api_proc is not None:
-            api_proc.terminate()
-            api_proc.wait(timeout=20)
+            stop(api_proc)
         pg.remove()

@@ -100,7 +100,7 @@ def test_make_up_supervises_its_agents_and_stops_all(tmp_path: Path) -> None:
                     os.kill(pid, signal.SIGKILL)
             out.close()
     assert up.returncode == 0, log.read_text()[-2000:]
-    assert "embedded PostgreSQL stopped" in log.read_text()
+    assert "pgowner: PostgreSQL stopped" in log.read_text()
     left = [p for p in started if _alive(p)]
     servers = [
         p for p in map(int, filter(str.isdigit, os.listdir("/proc"))) if str(data) in _cmdline(p)

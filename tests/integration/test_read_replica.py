@@ -16,6 +16,7 @@ import pytest
 
 from tests.integration.conftest import BIN, start_server
 from tests.integration.pg import Postgres
+from tests.integration.procs import stop
 
 
 def _document(at: int, benchmark: str = "medium_concurrency") -> dict[str, Any]:
@@ -68,8 +69,7 @@ def stack() -> Iterator[tuple[str, str, Postgres, Postgres]]:
         yield url, token, primary, standby
     finally:
         if proc is not None:
-            proc.terminate()
-            proc.wait(timeout=20)
+            stop(proc)
         standby.remove()
         primary.remove()
 

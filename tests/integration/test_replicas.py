@@ -15,6 +15,7 @@ import httpx
 import pytest
 
 from tests.integration.conftest import SERVER, start_server
+from tests.integration.procs import stop
 
 PASSWORD = "replica-admin-pass"
 
@@ -51,9 +52,7 @@ def replicas() -> Iterator[tuple[list[str], str, dict[str, str]]]:
         yield urls, token, env
     finally:
         for proc in procs:
-            if proc.poll() is None:
-                proc.terminate()
-                proc.wait(timeout=20)
+            stop(proc)  # the group: the API's workers too
         subprocess.run([SERVER, "scratch-db", "--drop", name], capture_output=True, check=False)
 
 
@@ -157,7 +156,7 @@ def test_uploads_spread_over_replicas_survive_one_killed(
     try:
         for i in range(60):
             if i == 30:
-                third.send_signal(signal.SIGKILL)
+                os.killpg(third.pid, signal.SIGKILL)  # the replica: supervisor and workers
                 third.wait()
             for url in ((a, c, b)[i % 3], a, b):  # a client retries another replica
                 try:
@@ -169,9 +168,7 @@ def test_uploads_spread_over_replicas_survive_one_killed(
                 codes[i] = r.status_code
                 break
     finally:
-        if third.poll() is None:
-            third.kill()
-            third.wait()
+        stop(third)
     # 201, or 200 "already stored" when a retry follows an answer lost in transit
     assert sorted(codes) == list(range(60)) and set(codes.values()) <= {200, 201}, codes
     runs = httpx.get(
