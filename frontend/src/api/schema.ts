@@ -2147,9 +2147,15 @@ export interface components {
         };
         /**
          * ManifestProfile
-         * @description A profile: its scenarios, repetitions and time limit.
+         * @description A profile: its scenarios, repetitions and time limits (build phase, benchmark phase).
          */
         ManifestProfile: {
+            /**
+             * Build Timeout S
+             * @description Seconds the build phase of a run may take (a cold first build is long).
+             * @default 1800
+             */
+            build_timeout_s: number;
             /**
              * Description
              * @default
@@ -2164,6 +2170,7 @@ export interface components {
             scenarios?: string[];
             /**
              * Time Limit S
+             * @description Seconds the benchmark phase of a run may take.
              * @default 600
              */
             time_limit_s: number;
