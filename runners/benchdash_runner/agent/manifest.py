@@ -7,7 +7,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-
 BUILD_TIMEOUT_S = 1800  # a cold first build (fetching and compiling dependencies) takes long
 
 

@@ -34,7 +34,8 @@ class AgentSettings:
     name: str
     heartbeat_s: float = 2.0
     kill_grace_s: float = 2.0
-    poll_s: float = 1.0  # how often an idle agent asks the API for work
+    poll_s: float = 1.0  # the least time between two asks for work
+    wait_s: float = 30.0  # how long the API may hold an ask while there is no work (long poll)
 
 
 @dataclass
