@@ -45,7 +45,7 @@ from benchdash.profiles import endpoints as profile_endpoints
 from benchdash.results import endpoints as result_endpoints
 from benchdash.results import partitions, reorder
 from benchdash.runs import endpoints as run_endpoints
-from benchdash.runs import lifecycle, schedule
+from benchdash.runs import lifecycle, schedule, wakeups
 from benchdash.series import endpoints as series_endpoints
 from benchdash.series import queries as series_queries
 from benchdash.series import refresh as page_refresh
@@ -251,6 +251,7 @@ async def lifespan(_: FastAPI) -> AsyncIterator[None]:
     yield
     for task in tasks:
         task.cancel()
+    await wakeups.stop()  # the LISTEN connection of long-polling claims
     try:
         await run_in_threadpool(flush_token_usage)
     except Exception:

@@ -4,6 +4,7 @@ the live event stream."""
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
+from functools import partial
 from typing import Annotated
 
 from fastapi import APIRouter, Depends, Header, Query, Request
@@ -11,16 +12,17 @@ from fastapi.responses import StreamingResponse
 
 from benchdash.auth import service as auth_service
 from benchdash.config import get_settings
-from benchdash.db import SessionMaker, session_maker
+from benchdash.db import SessionMaker, get_engine, session_maker
 from benchdash.deps import OptionalPrincipal, ReadAccess, ReadSessionDep, SessionDep
 from benchdash.kit.errors import NotFound
 from benchdash.kit.responses import ERRORS
 from benchdash.kit.validation import RunIdPath, RunIdQuery, SlugPath, TextQuery
-from benchdash.runs import agents, claim, lifecycle, queries, stream
+from benchdash.runs import agents, claim, lifecycle, longpoll, queries, stream, wakeups
 from benchdash.runs import service as run_service
 from benchdash.runs.read_models import Comparison, RunDetail
 from benchdash.runs.schemas import (
     AgentAck,
+    AgentClaim,
     AgentHeartbeat,
     AgentWork,
     Page,
@@ -101,19 +103,35 @@ def heartbeat_agent(
 
 
 @router.post("/systems/{slug}/agents/claim", response_model=AgentWork)
-def claim_work(
-    slug: SlugPath, body: AgentHeartbeat, session: SessionDep, principal: OptionalPrincipal
+async def claim_work(
+    slug: SlugPath,
+    body: AgentClaim,
+    request: Request,
+    session: SessionDep,
+    new_session: Annotated[SessionMaker, Depends(session_maker)],
+    principal: OptionalPrincipal,
 ) -> AgentWork:
-    """A runner agent asks for its system's next queued run (agent scope of that system)."""
+    """A runner agent asks for its system's next queued run (agent scope of that system); with
+    `wait_s`, an empty queue is waited on (long poll) holding no database connection."""
     auth_service.require(principal, "agent", slug)
     settings = get_settings()
-    got = claim.claim(
-        session=session,
+    attempt = partial(
+        claim.claim,
         slug=slug,
         name=body.name,
         host=body.host,
         live_s=settings.agent_live_s,
         stale_s=settings.heartbeat_timeout_s,
+    )
+    got = await longpoll.claim(
+        attempt=lambda s: attempt(session=s),
+        first=session,
+        sessions=new_session,
+        system=slug,
+        wait_s=body.wait_s,
+        dsn=wakeups.conninfo(get_engine().url),
+        refresh_s=min(10.0, settings.agent_live_s / 3),
+        gone=request.is_disconnected,
     )
     return AgentWork(run_id=got.run_id, reason=got.reason)
 

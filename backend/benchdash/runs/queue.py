@@ -14,6 +14,8 @@ from typing import Any
 from sqlalchemy import text
 from sqlalchemy.orm import Session
 
+from benchdash.runs import wakeups
+
 RUN_TASK = "benchdash.run"
 
 
@@ -32,6 +34,7 @@ def defer_run(*, session: Session, system: str, run_id: int) -> int:
         ),
         {"queue": queue_name(system), "task": RUN_TASK, "args": json.dumps(args)},
     ).scalar_one()
+    wakeups.announce(session=session, system=system)  # on commit: waiting agents look
     return int(job_id)
 
 

@@ -101,6 +101,18 @@ class AgentHeartbeat(BaseModel):
     host: SafeStr | None = Field(None, max_length=200, description="Its host id (host lock).")
 
 
+class AgentClaim(AgentHeartbeat):
+    """A runner agent asking for work, optionally waiting for it (long poll)."""
+
+    wait_s: float = Field(
+        0,
+        ge=0,
+        le=30,
+        description="With no work now, wait up to this many seconds for a run to be queued "
+        "(answered the moment one is); 0 answers at once.",
+    )
+
+
 class AgentAck(BaseModel):
     """The API's answer to a heartbeat."""
 

@@ -72,12 +72,20 @@ class ManifestMetric(BaseModel):
 
 
 class ManifestProfile(BaseModel):
-    """A profile: its scenarios, repetitions and time limit."""
+    """A profile: its scenarios, repetitions and time limits (build phase, benchmark phase)."""
 
     model_config = ConfigDict(extra="ignore")
 
     description: SafeStr = Field("", max_length=2000)
-    time_limit_s: int = Field(600, gt=0, le=24 * 3600)
+    time_limit_s: int = Field(
+        600, gt=0, le=24 * 3600, description="Seconds the benchmark phase of a run may take."
+    )
+    build_timeout_s: int = Field(
+        1800,
+        gt=0,
+        le=24 * 3600,
+        description="Seconds the build phase of a run may take (a cold first build is long).",
+    )
     repetitions: int = Field(1, ge=1)
     scenarios: list[Annotated[SafeStr, Field(max_length=300)]] = Field(
         default_factory=list, max_length=10_000

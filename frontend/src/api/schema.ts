@@ -829,7 +829,8 @@ export interface paths {
         put?: never;
         /**
          * Claim Work
-         * @description A runner agent asks for its system's next queued run (agent scope of that system).
+         * @description A runner agent asks for its system's next queued run (agent scope of that system); with
+         *     `wait_s`, an empty queue is waited on (long poll) holding no database connection.
          */
         post: operations["runs-claim_work"];
         delete?: never;
@@ -1036,6 +1037,28 @@ export interface components {
              * @description Agents of the system online now, this one included.
              */
             live_agents: number;
+        };
+        /**
+         * AgentClaim
+         * @description A runner agent asking for work, optionally waiting for it (long poll).
+         */
+        AgentClaim: {
+            /**
+             * Host
+             * @description Its host id (host lock).
+             */
+            host?: string | null;
+            /**
+             * Name
+             * @description The agent (host/pid).
+             */
+            name: string;
+            /**
+             * Wait S
+             * @description With no work now, wait up to this many seconds for a run to be queued (answered the moment one is); 0 answers at once.
+             * @default 0
+             */
+            wait_s: number;
         };
         /**
          * AgentHeartbeat
@@ -2147,9 +2170,15 @@ export interface components {
         };
         /**
          * ManifestProfile
-         * @description A profile: its scenarios, repetitions and time limit.
+         * @description A profile: its scenarios, repetitions and time limits (build phase, benchmark phase).
          */
         ManifestProfile: {
+            /**
+             * Build Timeout S
+             * @description Seconds the build phase of a run may take (a cold first build is long).
+             * @default 1800
+             */
+            build_timeout_s: number;
             /**
              * Description
              * @default
@@ -2164,6 +2193,7 @@ export interface components {
             scenarios?: string[];
             /**
              * Time Limit S
+             * @description Seconds the benchmark phase of a run may take.
              * @default 600
              */
             time_limit_s: number;
@@ -7962,7 +7992,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["AgentHeartbeat"];
+                "application/json": components["schemas"]["AgentClaim"];
             };
         };
         responses: {

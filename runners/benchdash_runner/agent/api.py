@@ -43,11 +43,19 @@ class AgentApi:
         """Close the connection pool."""
         self._http.close()
 
-    def _call(self, method: str, path: str, body: Any = None, attempts: int = 4) -> Any:
+    def _call(
+        self,
+        method: str,
+        path: str,
+        body: Any = None,
+        attempts: int = 4,
+        timeout: float | None = None,
+    ) -> Any:
         delay = 0.5
+        limit = self._http.timeout if timeout is None else httpx.Timeout(timeout)
         for attempt in range(1, attempts + 1):
             try:
-                r = self._http.request(method, path, json=body)
+                r = self._http.request(method, path, json=body, timeout=limit)
             except httpx.TransportError as exc:
                 if attempt == attempts:
                     raise ApiError(f"{method} {path}: {exc}") from exc
@@ -88,10 +96,12 @@ class AgentApi:
         data = self._call("POST", f"/api/v1/systems/{system}/agents/heartbeat", body, attempts=1)
         return int(data["live_agents"])
 
-    def claim(self, system: str, name: str, host: str) -> Work:
-        """Ask for the system's next queued run (once, no retries: the agent polls)."""
-        body = {"name": name, "host": host}
-        data = self._call("POST", f"/api/v1/systems/{system}/agents/claim", body, attempts=1)
+    def claim(self, system: str, name: str, host: str, wait_s: float = 0.0) -> Work:
+        """Ask for the system's next queued run (once, no retries: the agent asks again), the
+        API holding the question up to `wait_s` while there is none (long poll)."""
+        body = {"name": name, "host": host, "wait_s": wait_s}
+        path = f"/api/v1/systems/{system}/agents/claim"
+        data = self._call("POST", path, body, attempts=1, timeout=wait_s + 30)
         return Work(run_id=data.get("run_id"), reason=data.get("reason"))
 
     def commits(self, run_id: int, body: dict[str, Any]) -> dict[str, Any]:

@@ -15,7 +15,7 @@ from typing import Any
 from benchdash_runner.agent.api import AgentApi, ApiError
 from benchdash_runner.agent.manifest import Manifest
 from benchdash_runner.agent.source import SourceError, checkout, revlist
-from benchdash_runner.agent.supervisor import AgentSettings, Supervisor
+from benchdash_runner.agent.supervisor import AgentSettings, Clocks, Supervisor
 from benchdash_runner.childenv import child_env
 
 __all__ = ["BUILD_FAILED", "AgentSettings", "execute"]
@@ -88,25 +88,32 @@ def _run(run: dict[str, Any], *, api: AgentApi, manifest: Manifest, settings: Ag
     if run.get("requested_benchmarks"):
         argv += ["--benchmarks", ",".join(run["requested_benchmarks"])]
     argv[0] = str(cwd / argv[0]) if not os.path.isabs(argv[0]) and "/" in argv[0] else argv[0]
-    limit = manifest.time_limit(profile)
+    clocks = Clocks(build_s=manifest.build_limit(profile), bench_s=manifest.time_limit(profile))
     api.report(run_id, lines=[f"commit {sha or '(source as built)'}; $ {' '.join(argv)}"])
     sup = Supervisor(api, run_id, settings)
-    code = sup.run(argv, cwd, _driver_env(run, manifest), limit)
+    code = sup.run(argv, cwd, _driver_env(run, manifest), clocks)
     if sup.outcome == "cancelled":
         api.report(run_id, status="cancelled", message="cancelled: the benchmark was stopped")
         return "cancelled"
     if sup.outcome == "timed_out":
-        api.report(
-            run_id,
-            status="timed_out",
-            message=f"exceeded the {profile} profile's time limit of {limit:.0f} s",
-        )
+        api.report(run_id, status="timed_out", message=_timed_out(profile, clocks))
         return "timed_out"
     if code != 0:
         what = "the build failed" if code == BUILD_FAILED else f"the driver exited with code {code}"
         api.report(run_id, status="failed", message=f"{what}; see the log")
         return "failed"
     return _upload(run_id, out / "result.json", sha, api=api)
+
+
+def _timed_out(profile: str, clocks: Clocks) -> str:
+    if clocks.phase == "build":
+        return (
+            f"the build phase exceeded the {profile} profile's build time limit of "
+            f"{clocks.build_s:.0f} s (build_timeout_s)"
+        )
+    return (
+        f"the benchmark phase exceeded the {profile} profile's time limit of {clocks.bench_s:.0f} s"
+    )
 
 
 def _upload(run_id: int, path: Path, sha: str | None, *, api: AgentApi) -> str:

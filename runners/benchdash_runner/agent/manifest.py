@@ -7,6 +7,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+BUILD_TIMEOUT_S = 1800  # a cold first build (fetching and compiling dependencies) takes long
+
 
 class ManifestError(Exception):
     """The manifest is missing or unusable; the message says what to fix."""
@@ -28,6 +30,10 @@ class Manifest:
         """Seconds a run of `profile` may take before it is timed out."""
         return float(self.profiles[profile].get("time_limit_s", 600))
 
+    def build_limit(self, profile: str) -> float:
+        """Seconds the build phase of a run of `profile` may take (apart from `time_limit`)."""
+        return float(self.profiles[profile].get("build_timeout_s", BUILD_TIMEOUT_S))
+
 
 def load(repo: Path, system: str) -> Manifest:
     """Load and check the manifest of `system` under `repo/runners/<system>/runner.toml`."""
@@ -46,6 +52,11 @@ def load(repo: Path, system: str) -> Manifest:
     profiles = raw.get("profiles")
     if not isinstance(profiles, dict) or not profiles:
         raise ManifestError(f"{path}: at least one [profiles.<name>] table is needed")
+    for name, profile in profiles.items():
+        for key in ("time_limit_s", "build_timeout_s"):
+            value = profile.get(key, 1) if isinstance(profile, dict) else None
+            if isinstance(value, bool) or not isinstance(value, int | float) or value <= 0:
+                raise ManifestError(f"{path}: [profiles.{name}] {key} must be a positive number")
     pass_env = raw["driver"].get("pass_env", [])
     if not isinstance(pass_env, list) or not all(isinstance(n, str) for n in pass_env):
         raise ManifestError(f"{path}: [driver] pass_env must be a list of variable names")

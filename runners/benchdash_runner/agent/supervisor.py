@@ -34,7 +34,8 @@ class AgentSettings:
     name: str
     heartbeat_s: float = 2.0
     kill_grace_s: float = 2.0
-    poll_s: float = 1.0  # how often an idle agent asks the API for work
+    poll_s: float = 1.0  # the least time between two asks for work
+    wait_s: float = 30.0  # how long the API may hold an ask while there is no work (long poll)
 
 
 @dataclass
@@ -61,14 +62,44 @@ class Progress:
         }
 
 
+@dataclass
+class Clocks:
+    """A run's two time limits, each counting only while its phase lasts: the build's
+    (`build_timeout_s`, from `##benchdash phase building` to `##benchdash phase running`) and
+    the benchmark's (`time_limit_s`, the rest of the driver's life)."""
+
+    build_s: float
+    bench_s: float
+    phase: str = "benchmark"  # or "build"
+    since: float = field(default_factory=time.monotonic)
+    used: dict[str, float] = field(default_factory=lambda: {"build": 0.0, "benchmark": 0.0})
+
+    @property
+    def limit_s(self) -> float:
+        """The limit of the phase now running."""
+        return self.build_s if self.phase == "build" else self.bench_s
+
+    def enter(self, announced: str, now: float) -> None:
+        """The driver announced a phase (`building`, `running`, …): switch clocks."""
+        phase = "build" if announced == "building" else "benchmark"
+        if phase != self.phase:
+            self.used[self.phase] += now - self.since
+            self.phase, self.since = phase, now
+
+    def over(self, now: float) -> bool:
+        """Whether the phase now running has used up its limit."""
+        return self.used[self.phase] + now - self.since > self.limit_s
+
+
 class Supervisor:
-    """Runs the driver, relays its output and obeys cancel and the time limit."""
+    """Runs the driver, relays its output and obeys cancel and the time limits."""
 
     def __init__(self, api: AgentApi, run_id: int, settings: AgentSettings) -> None:
         self.api = api
         self.run_id = run_id
         self.settings = settings
         self.outcome: str | None = None  # "cancelled" | "timed_out" when we killed it
+        self.clocks = Clocks(build_s=0.0, bench_s=0.0)  # set by run(); phase: where it timed out
 
     def _reader(self, stream: Any, lines: queue.Queue[str | None]) -> None:
         for raw in stream:
@@ -76,8 +107,9 @@ class Supervisor:
             lines.put(line if len(line) <= MAX_LINE else line[: MAX_LINE - 1] + "…")
         lines.put(None)
 
-    def run(self, argv: list[str], cwd: Path, env: dict[str, str], limit_s: float) -> int:
+    def run(self, argv: list[str], cwd: Path, env: dict[str, str], clocks: Clocks) -> int:
         """Run to the end (or the kill); returns the exit code (127: it could not start)."""
+        self.clocks = clocks
         try:
             proc = subprocess.Popen(
                 argv,
@@ -95,7 +127,7 @@ class Supervisor:
             return 127
         lines: queue.Queue[str | None] = queue.Queue()
         threading.Thread(target=self._reader, args=(proc.stdout, lines), daemon=True).start()
-        deadline = time.monotonic() + limit_s
+        clocks.since = time.monotonic()
         progress = Progress()
         pending: list[str] = []
         latest: dict[str, Any] | None = None
@@ -111,6 +143,8 @@ class Supervisor:
                         eof = True
                         break
                     phase, prog = PHASE.match(item), PROGRESS.match(item)
+                    if phase:
+                        clocks.enter(phase.group(1), time.monotonic())
                     if phase and phase.group(1) == "running":
                         status, progress = "running", Progress()
                     elif prog:
@@ -141,7 +175,7 @@ class Supervisor:
                 except ApiError as exc:  # the API may be restarting: keep going, retry soon
                     print(f"report failed: {exc}", file=sys.stderr)
                     last_report = now
-            if kill_at is None and now > deadline:
+            if kill_at is None and clocks.over(now):
                 self.outcome, kill_at = "timed_out", self._kill(proc, signal.SIGTERM)
             if (
                 kill_at is not None

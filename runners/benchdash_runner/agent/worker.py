@@ -1,11 +1,13 @@
 """`benchdash-runner --system S`: register the manifest, then ask the API for the system's runs.
 
 The agent talks to the API only, with a token of its own system's scope; it never reaches the
-database. Idle, it asks for work every `--poll` seconds (`POST /systems/S/agents/claim`); the
-API hands it the oldest queued run unless its host is busy with another run (one benchmark per
-host). While the API is away (restarting, or its database is) the agent waits, backing off from
-1 s to 30 s. Only SIGINT or SIGTERM end it (a second one ends it at once, without waiting for the
-running benchmark). The manifest's cron runs are queued by the API.
+database. Idle, it asks for work (`POST /systems/S/agents/claim`) and the API holds the question up
+to `--wait` seconds (30: at most 2 asks a minute), answering the moment a run is queued; it hands
+the agent the oldest queued run unless its host is busy with another run (one benchmark per host),
+and counts the waiting agent online. Idle, the agent logs nothing. While the API is away
+(restarting, or its database is) the agent waits, backing off from 1 s to 30 s. Only SIGINT or
+SIGTERM end it (a second one ends it at once, without waiting for the running benchmark). The
+manifest's cron runs are queued by the API.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ import signal
 import socket
 import sys
 import threading
+import time
 from pathlib import Path
 from types import FrameType
 from typing import Any
@@ -44,7 +47,10 @@ def parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--host-id", default=os.environ.get("BENCHDASH_HOST_ID") or socket.gethostname())
     p.add_argument("--heartbeat", type=float, default=2.0, help="seconds between reports")
-    p.add_argument("--poll", type=float, default=1.0, help="seconds between asks for work")
+    p.add_argument("--poll", type=float, default=1.0, help="least seconds between asks for work")
+    p.add_argument(
+        "--wait", type=float, default=30.0, help="seconds the API may hold an ask for work (0-30)"
+    )
     return p
 
 
@@ -53,6 +59,7 @@ def main(argv: list[str] | None = None) -> int:
     hide_own_environment()  # the benchmarks it starts cannot read its token from /proc
     args = parser().parse_args(argv)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
+    logging.getLogger("httpx").setLevel(logging.WARNING)  # not a line per request
     if not args.token:
         print("benchdash-runner: set BENCHDASH_TOKEN (scopes agent + upload)", file=sys.stderr)
         return 1
@@ -69,6 +76,7 @@ def main(argv: list[str] | None = None) -> int:
         name=f"{socket.gethostname()}/{os.getpid()}",
         heartbeat_s=args.heartbeat,
         poll_s=args.poll,
+        wait_s=args.wait,
     )
     api = AgentApi(args.api, args.token)
     try:
@@ -77,28 +85,36 @@ def main(argv: list[str] | None = None) -> int:
         print(f"benchdash-runner: cannot register {args.system}: {exc}", file=sys.stderr)
         return 1
     log.info("agent %s for %s on host %s", settings.name, args.system, settings.host_id)
-    stopping = threading.Event()
+    stopping, busy = threading.Event(), threading.Event()
     beats = threading.Thread(
         target=heartbeats,
-        args=(AgentApi(args.api, args.token, timeout=10), args.system, settings, stopping),
+        args=(AgentApi(args.api, args.token, timeout=10), args.system, settings, stopping, busy),
         daemon=True,
     )
     beats.start()
     _on_signals(stopping)
     try:
-        work(api, manifest, settings, stopping)
+        work(api, manifest, settings, stopping, busy)
     finally:
         stopping.set()
         api.close()
     return 0
 
 
-def work(api: AgentApi, manifest: Manifest, settings: AgentSettings, stop: threading.Event) -> None:
-    """Ask for runs and carry them out, one at a time, until `stop`."""
+def work(
+    api: AgentApi,
+    manifest: Manifest,
+    settings: AgentSettings,
+    stop: threading.Event,
+    busy: threading.Event | None = None,
+) -> None:
+    """Ask for runs and carry them out, one at a time, until `stop` (`busy` while one runs)."""
     delay, said = FIRST_BACKOFF_S, None
+    busy = busy or threading.Event()
     while not stop.is_set():
+        asked = time.monotonic()
         try:
-            got = api.claim(manifest.system, settings.name, settings.host_id)
+            got = api.claim(manifest.system, settings.name, settings.host_id, settings.wait_s)
         except ApiError as exc:  # the API (or its database) is away: wait and ask again
             log.warning("cannot ask for work: %s; again in %.0f s", exc, delay)
             stop.wait(delay)
@@ -109,25 +125,38 @@ def work(api: AgentApi, manifest: Manifest, settings: AgentSettings, stop: threa
             if got.reason != said and got.reason:
                 log.info("waiting: %s", got.reason)
             said = got.reason
-            stop.wait(settings.poll_s)
+            # A held ask asks again at once; a quick answer (a busy host, an API that does not
+            # hold asks) waits out the rest of `poll_s`.
+            stop.wait(max(0.0, settings.poll_s - (time.monotonic() - asked)))
             continue
         said = None
+        busy.set()
         try:
             state = execute(got.run_id, api=api, manifest=manifest, settings=settings)
         except ApiError as exc:  # the reaper fails the run if it stays silent
             log.warning("run %s: the API could not be reached: %s", got.run_id, exc)
             continue
+        finally:
+            busy.clear()
         log.info("run %s finished: %s", got.run_id, state)
 
 
-def heartbeats(api: AgentApi, system: str, settings: AgentSettings, stop: threading.Event) -> None:
-    """Tell the API every HEARTBEAT_S that this agent is online (busy or idle) until `stop`."""
+def heartbeats(
+    api: AgentApi,
+    system: str,
+    settings: AgentSettings,
+    stop: threading.Event,
+    busy: threading.Event,
+) -> None:
+    """Tell the API every HEARTBEAT_S that this agent is online while it runs a benchmark, until
+    `stop` (idle, its held ask for work says so)."""
     try:
         while True:
-            try:
-                api.heartbeat(system, settings.name, settings.host_id)
-            except ApiError as exc:  # the API may be restarting: the next one will do
-                log.warning("heartbeat failed: %s", exc)
+            if busy.is_set() or settings.wait_s <= 0:
+                try:
+                    api.heartbeat(system, settings.name, settings.host_id)
+                except ApiError as exc:  # the API may be restarting: the next one will do
+                    log.warning("heartbeat failed: %s", exc)
             if stop.wait(HEARTBEAT_S):
                 return
     finally:
