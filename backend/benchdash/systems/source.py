@@ -77,7 +77,10 @@ class SourceUpdate(BaseModel):
     default_branch: BranchName | None = Field(None, description="null: main.")
     followed_branches: list[BranchName] = Field(default_factory=list, max_length=50)
     hook_secret: str | None = Field(
-        None, min_length=16, max_length=200, pattern=r"^[\x21-\x7e]+$",
+        None,
+        min_length=16,
+        max_length=200,
+        pattern=r"^[\x21-\x7e]+$",
         description="The webhook secret (GitHub) or token (GitLab); never returned.",
     )
     poll_interval_s: int | None = Field(None, ge=60, le=86400, description="null: no polling.")
@@ -114,11 +117,16 @@ def set_source(*, session: Session, system: System, body: SourceUpdate, by: str)
     system.followed_branches = sorted(set(body.followed_branches))
     system.poll_interval_s = body.poll_interval_s
     if "hook_secret" in body.model_fields_set:
-        system.hook_secret = None if body.hook_secret is None else secret_box.encrypt(body.hook_secret)
+        system.hook_secret = (
+            None if body.hook_secret is None else secret_box.encrypt(body.hook_secret)
+        )
     after = view(system).model_dump(exclude={"slug"})
     if before != after or "hook_secret" in body.model_fields_set:
         audit_service.record(
-            session=session, actor=by, action="system.source", target=system.slug,
+            session=session,
+            actor=by,
+            action="system.source",
+            target=system.slug,
             detail={"from": before, "to": after},
         )
     session.flush()

@@ -40,15 +40,15 @@ def test_an_admin_sets_the_source_and_never_sees_the_secret_again(
     assert got == {**r.json(), "followed_branches": ["release/1.x", "trunk"]}
     stored = session.scalar(select(System.hook_secret).where(System.slug == "cachex"))
     assert stored is not None and SECRET not in stored and secret_box.decrypt(stored) == SECRET
-    (event,) = session.scalars(
-        select(AuditEvent).where(AuditEvent.action == "system.source")
-    ).all()
+    (event,) = session.scalars(select(AuditEvent).where(AuditEvent.action == "system.source")).all()
     assert event.target == "cachex" and SECRET not in str(event.detail)
     # omitting the secret keeps it; null forgets it
     keep = {k: v for k, v in body.items() if k != "hook_secret"}
     r = client.put("/api/v1/systems/cachex/source", json=keep, headers=admin)
     assert r.json()["hook_secret_set"] is True
-    r = client.put("/api/v1/systems/cachex/source", json={**keep, "hook_secret": None}, headers=admin)
+    r = client.put(
+        "/api/v1/systems/cachex/source", json={**keep, "hook_secret": None}, headers=admin
+    )
     assert r.json()["hook_secret_set"] is False
 
 
@@ -83,8 +83,9 @@ def test_a_url_agents_cannot_clone_is_refused_with_nothing_changed(
         body = {**good, "followed_branches": branches}
         r = client.put("/api/v1/systems/cachex/source", json=body, headers=admin)
         assert r.status_code == 422, branches
-    r = client.put("/api/v1/systems/cachex/source", json={**good, "hook_secret": "short"},
-                   headers=admin)
+    r = client.put(
+        "/api/v1/systems/cachex/source", json={**good, "hook_secret": "short"}, headers=admin
+    )
     assert r.status_code == 422
     assert client.get("/api/v1/systems/cachex/source", headers=admin).json() == before
     r = client.put("/api/v1/systems/nosuch/source", json=good, headers=admin)
