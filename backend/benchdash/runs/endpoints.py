@@ -32,6 +32,7 @@ from benchdash.runs.schemas import (
     RunSummary,
 )
 from benchdash.runs.states import RunStatus, RunTrigger
+from benchdash.systems import service as system_service
 
 router = APIRouter(prefix="/api/v1", tags=["runs"], responses=ERRORS)
 
@@ -115,7 +116,10 @@ def claim_work(
         live_s=settings.agent_live_s,
         stale_s=settings.heartbeat_timeout_s,
     )
-    return AgentWork(run_id=got.run_id, reason=got.reason)
+    source_url = None
+    if got.run_id is not None:
+        source_url = system_service.get_by_slug(session=session, slug=slug).source_url
+    return AgentWork(run_id=got.run_id, reason=got.reason, source_url=source_url)
 
 
 @router.post("/runs/{run_id}/cancel", response_model=RunSummary)

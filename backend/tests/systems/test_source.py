@@ -90,3 +90,18 @@ def test_a_url_agents_cannot_clone_is_refused_with_nothing_changed(
     assert client.get("/api/v1/systems/cachex/source", headers=admin).json() == before
     r = client.put("/api/v1/systems/nosuch/source", json=good, headers=admin)
     assert r.status_code == 404
+
+
+def test_a_claimed_run_carries_the_source_url_agents_fetch_from(
+    client: TestClient, session: Session
+) -> None:
+    admin = _registered(client, session)
+    body = {"source_url": "file:///srv/git/cachex.git"}
+    assert client.put("/api/v1/systems/cachex/source", json=body, headers=admin).is_success
+    trigger = auth(token(session, "cachex", scope="trigger"))
+    r = client.post("/api/v1/runs", json={"system": "cachex", "ref": "main"}, headers=trigger)
+    assert r.status_code == 201, r.text
+    agent = auth(token(session, "cachex", scope="agent"))
+    claim = {"name": "a/1", "host": "a"}
+    got = client.post("/api/v1/systems/cachex/agents/claim", json=claim, headers=agent).json()
+    assert got["run_id"] == r.json()["id"] and got["source_url"] == "file:///srv/git/cachex.git"

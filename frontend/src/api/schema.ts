@@ -1135,6 +1135,11 @@ export interface components {
              * @description The queued run now this agent's to carry out; null: nothing to do.
              */
             run_id?: number | null;
+            /**
+             * Source Url
+             * @description The git URL of the system's source: the agent fetches the run's ref.
+             */
+            source_url?: string | null;
         };
         /**
          * AlertAck

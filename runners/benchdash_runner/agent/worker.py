@@ -113,7 +113,13 @@ def work(api: AgentApi, manifest: Manifest, settings: AgentSettings, stop: threa
             continue
         said = None
         try:
-            state = execute(got.run_id, api=api, manifest=manifest, settings=settings)
+            state = execute(
+                got.run_id,
+                api=api,
+                manifest=manifest,
+                settings=settings,
+                source_url=got.source_url,
+            )
         except ApiError as exc:  # the reaper fails the run if it stays silent
             log.warning("run %s: the API could not be reached: %s", got.run_id, exc)
             continue
