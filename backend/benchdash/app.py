@@ -30,6 +30,7 @@ from benchdash.config import get_settings
 from benchdash.db import background, database_url, first_to_take, utcnow
 from benchdash.deps import FRESH_COOKIE, FRESH_S
 from benchdash.health import router as health_router
+from benchdash.hooks import endpoints as hook_endpoints
 from benchdash.kit import landed
 from benchdash.kit.body import BodyMiddleware
 from benchdash.kit.errors import NotFound
@@ -64,6 +65,7 @@ ROUTERS = (
     bisect_endpoints.router,
     backtest_endpoints.router,
     profile_endpoints.router,
+    hook_endpoints.router,
 )
 
 

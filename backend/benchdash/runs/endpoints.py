@@ -9,6 +9,7 @@ from typing import Annotated
 
 from fastapi import APIRouter, Depends, Header, Query, Request
 from fastapi.responses import StreamingResponse
+from starlette.concurrency import run_in_threadpool
 
 from benchdash.auth import service as auth_service
 from benchdash.config import get_settings
@@ -34,6 +35,7 @@ from benchdash.runs.schemas import (
     RunSummary,
 )
 from benchdash.runs.states import RunStatus, RunTrigger
+from benchdash.systems import service as system_service
 
 router = APIRouter(prefix="/api/v1", tags=["runs"], responses=ERRORS)
 
@@ -133,7 +135,15 @@ async def claim_work(
         refresh_s=min(10.0, settings.agent_live_s / 3),
         gone=request.is_disconnected,
     )
-    return AgentWork(run_id=got.run_id, reason=got.reason)
+    source_url = None
+    if got.run_id is not None:
+        source_url = await run_in_threadpool(_source_url, new_session, slug)
+    return AgentWork(run_id=got.run_id, reason=got.reason, source_url=source_url)
+
+
+def _source_url(sessions: SessionMaker, slug: str) -> str | None:
+    with sessions() as session:
+        return system_service.get_by_slug(session=session, slug=slug).source_url
 
 
 @router.post("/runs/{run_id}/cancel", response_model=RunSummary)

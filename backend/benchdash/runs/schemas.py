@@ -128,6 +128,9 @@ class AgentWork(BaseModel):
     reason: str | None = Field(
         None, description="Why there is nothing to do although runs may wait (its host is busy)."
     )
+    source_url: str | None = Field(
+        None, description="The git URL of the system's source: the agent fetches the run's ref."
+    )
 
 
 AgentState = Literal[

@@ -22,7 +22,8 @@ class RunStatus(StrEnum):
 
 
 class RunTrigger(StrEnum):
-    """What started a run: CI, a person (CLI, web), the cron, a re-run, a bisection, the demo."""
+    """What started a run: CI, a person (CLI, web), the cron, a re-run, a bisection, the demo,
+    a git host's push webhook (hooks)."""
 
     CI = "ci"
     MANUAL = "manual"
@@ -31,6 +32,7 @@ class RunTrigger(StrEnum):
     RERUN = "rerun"
     BISECT = "bisect"
     DEMO = "demo"
+    PUSH = "push"
 
 
 ACTIVE = (RunStatus.BUILDING, RunStatus.RUNNING, RunStatus.UPLOADING)

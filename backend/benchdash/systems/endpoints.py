@@ -11,7 +11,7 @@ from benchdash.kit.errors import InvalidInput
 from benchdash.kit.responses import ERRORS
 from benchdash.kit.validation import NamePath, SlugPath
 from benchdash.runs import service as run_service
-from benchdash.systems import admin, bounds, manifest, queries
+from benchdash.systems import admin, bounds, manifest, queries, source
 from benchdash.systems import service as system_service
 from benchdash.systems.manifest import Manifest
 from benchdash.systems.read_models import SystemDetail, SystemRead
@@ -117,7 +117,9 @@ def pin_baseline(
 
 
 @router.get("/{slug}/manifest", response_model=ManifestView)
-def read_manifest(slug: SlugPath, session: SessionDep, principal: OptionalPrincipal) -> ManifestView:
+def read_manifest(
+    slug: SlugPath, session: SessionDep, principal: OptionalPrincipal
+) -> ManifestView:
     """The manifest its runner registered (read-only) and the system's settings (admin)."""
     auth_service.require(principal, "admin", slug)
     system = system_service.get_by_slug(session=session, slug=slug)
@@ -142,3 +144,23 @@ def update_settings(
     system = system_service.get_by_slug(session=session, slug=slug)
     admin.set_repository(session=session, system=system, repository=body.repository, by=who.name)
     return SystemSettings(repository=system.repository)
+
+
+@router.get("/{slug}/source", response_model=source.SourceView)
+def read_source(
+    slug: SlugPath, session: SessionDep, principal: OptionalPrincipal
+) -> source.SourceView:
+    """The system's git source and followed branches; the webhook secret only as set (admin)."""
+    auth_service.require(principal, "admin", slug)
+    return source.view(system_service.get_by_slug(session=session, slug=slug))
+
+
+@router.put("/{slug}/source", response_model=source.SourceView)
+def update_source(
+    slug: SlugPath, body: source.SourceUpdate, session: SessionDep, principal: OptionalPrincipal
+) -> source.SourceView:
+    """Set the git URL agents clone, the branches whose pushes queue runs and the webhook
+    secret (admin, audited; the secret is never returned)."""
+    who = auth_service.require(principal, "admin", slug)
+    system = system_service.get_by_slug(session=session, slug=slug)
+    return source.set_source(session=session, system=system, body=body, by=who.name)

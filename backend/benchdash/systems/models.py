@@ -6,6 +6,7 @@ from datetime import datetime
 from typing import Any
 
 from sqlalchemy import (
+    ARRAY,
     CheckConstraint,
     DateTime,
     Float,
@@ -14,6 +15,7 @@ from sqlalchemy import (
     String,
     Text,
     UniqueConstraint,
+    text,
 )
 from sqlalchemy.dialects.postgresql import JSONB
 from sqlalchemy.orm import Mapped, mapped_column
@@ -29,6 +31,11 @@ class System(Base):
     """A benchmarked system (one runner, one result stream)."""
 
     __tablename__ = "system"
+    __table_args__ = (
+        CheckConstraint(
+            "poll_interval_s IS NULL OR poll_interval_s >= 60", name="poll_interval_positive"
+        ),
+    )
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     slug: Mapped[str] = mapped_column(String(64), unique=True)
@@ -40,6 +47,15 @@ class System(Base):
     manifest: Mapped[dict[str, Any] | None] = mapped_column(JSONB)
     # Where its commits live (https://github.com/o/r): alerts link their commit range there.
     repository: Mapped[str | None] = mapped_column(String(500))
+    # Its source (systems.source): the git URL agents clone, the branches whose pushes queue
+    # runs, the webhook secret (encrypted) and a poll period for hosts webhooks cannot reach.
+    source_url: Mapped[str | None] = mapped_column(String(500))
+    default_branch: Mapped[str | None] = mapped_column(String(200))
+    followed_branches: Mapped[list[str]] = mapped_column(
+        ARRAY(Text), default=list, server_default=text("'{}'::text[]")
+    )
+    hook_secret: Mapped[str | None] = mapped_column(Text)
+    poll_interval_s: Mapped[int | None] = mapped_column(Integer)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
 
 

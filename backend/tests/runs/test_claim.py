@@ -46,7 +46,11 @@ def _claim(
 
 def test_an_agent_takes_the_oldest_run_once(client: TestClient, session: Session) -> None:
     agent = _agent(client, session, MANIFEST)
-    assert _claim(client, agent, "cachex", "h1/1", "h1") == {"run_id": None, "reason": None}
+    assert _claim(client, agent, "cachex", "h1/1", "h1") == {
+        "run_id": None,
+        "reason": None,
+        "source_url": None,
+    }
     first, second = _queue(client, session, "cachex"), _queue(client, session, "cachex")
     assert _claim(client, agent, "cachex", "h1/1", "h1")["run_id"] == first
     run = client.get(f"/api/v1/runs/{first}", headers=agent).json()
@@ -64,14 +68,22 @@ def test_one_benchmark_per_host_across_systems(client: TestClient, session: Sess
     busy, waiting = _queue(client, session, "cachex"), _queue(client, session, "relay")
     assert _claim(client, cachex, "cachex", "box/1", "box")["run_id"] == busy
     got = _claim(client, relay, "relay", "box/2", "box")
-    assert got == {"run_id": None, "reason": f"host box is busy with run {busy}"}
+    assert got == {
+        "run_id": None,
+        "reason": f"host box is busy with run {busy}",
+        "source_url": None,
+    }
     r = client.post(f"/api/v1/runs/{busy}/report", json={"status": "running"}, headers=cachex)
     assert r.status_code == 200, r.text
     assert _claim(client, relay, "relay", "box/2", "box")["run_id"] is None  # still busy
     assert _claim(client, relay, "relay", "elsewhere/1", "elsewhere")["run_id"] == waiting
     r = client.post(f"/api/v1/runs/{busy}/report", json={"status": "failed"}, headers=cachex)
     assert r.status_code == 200, r.text
-    assert _claim(client, relay, "relay", "box/2", "box") == {"run_id": None, "reason": None}
+    assert _claim(client, relay, "relay", "box/2", "box") == {
+        "run_id": None,
+        "reason": None,
+        "source_url": None,
+    }
 
 
 def test_a_taken_run_whose_agent_goes_silent_is_failed_and_frees_its_host(

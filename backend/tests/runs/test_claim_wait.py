@@ -38,4 +38,4 @@ def test_queued_work_is_handed_out_at_once_whatever_the_wait(
     assert queued.status_code == 201, queued.text
     r = client.post(URL, json={"name": "h/1", "host": "h", "wait_s": 30}, headers=agent)
     assert r.status_code == 200, r.text
-    assert r.json() == {"run_id": queued.json()["id"], "reason": None}
+    assert r.json() == {"run_id": queued.json()["id"], "reason": None, "source_url": None}

@@ -349,6 +349,48 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/hooks/github": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Github Hook
+         * @description A GitHub webhook (content type application/json): a push to a followed branch queues a
+         *     run of its head; other events are acknowledged and ignored. Signed with the system's secret.
+         */
+        post: operations["hooks-github_hook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/hooks/gitlab": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Gitlab Hook
+         * @description A GitLab webhook: a push to a followed branch queues a run of its head; other events
+         *     are acknowledged and ignored. Its secret token is the system's secret.
+         */
+        post: operations["hooks-gitlab_hook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/notifications/subscriptions": {
         parameters: {
             query?: never;
@@ -983,6 +1025,31 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/systems/{slug}/source": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read Source
+         * @description The system's git source and followed branches; the webhook secret only as set (admin).
+         */
+        get: operations["systems-read_source"];
+        /**
+         * Update Source
+         * @description Set the git URL agents clone, the branches whose pushes queue runs and the webhook
+         *     secret (admin, audited; the secret is never returned).
+         */
+        put: operations["systems-update_source"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/healthz": {
         parameters: {
             query?: never;
@@ -1091,6 +1158,11 @@ export interface components {
              * @description The queued run now this agent's to carry out; null: nothing to do.
              */
             run_id?: number | null;
+            /**
+             * Source Url
+             * @description The git URL of the system's source: the agent fetches the run's ref.
+             */
+            source_url?: string | null;
         };
         /**
          * AlertAck
@@ -2058,6 +2130,32 @@ export interface components {
             name: string;
             /** Self */
             self: number;
+        };
+        /**
+         * HookResult
+         * @description What a webhook delivery did: the run it queued (or retargeted), or why it did nothing.
+         */
+        HookResult: {
+            /** Commit */
+            commit?: string | null;
+            /**
+             * Ignored
+             * @description Why nothing was queued.
+             */
+            ignored?: string | null;
+            /**
+             * Retargeted
+             * @description An untaken queued push run now runs this head.
+             * @default false
+             */
+            retargeted: boolean;
+            /**
+             * Run Id
+             * @description The queued push run of the pushed head.
+             */
+            run_id?: number | null;
+            /** System */
+            system?: string | null;
         };
         /**
          * IngestResponse
@@ -3077,10 +3175,11 @@ export interface components {
         };
         /**
          * RunTrigger
-         * @description What started a run: CI, a person (CLI, web), the cron, a re-run, a bisection, the demo.
+         * @description What started a run: CI, a person (CLI, web), the cron, a re-run, a bisection, the demo,
+         *     a git host's push webhook (hooks).
          * @enum {string}
          */
-        RunTrigger: "ci" | "manual" | "schedule" | "web" | "rerun" | "bisect" | "demo";
+        RunTrigger: "ci" | "manual" | "schedule" | "web" | "rerun" | "bisect" | "demo" | "push";
         /**
          * SeriesBatch
          * @description Every series of a system's branch on one testbed (and profile), worst first.
@@ -3298,6 +3397,52 @@ export interface components {
             message: string | null;
             progress: components["schemas"]["Progress"] | null;
             status: components["schemas"]["RunStatus"];
+        };
+        /**
+         * SourceUpdate
+         * @description A system's source; `hook_secret` omitted keeps the stored one, null forgets it.
+         */
+        SourceUpdate: {
+            /**
+             * Default Branch
+             * @description null: main.
+             */
+            default_branch?: string | null;
+            /** Followed Branches */
+            followed_branches?: string[];
+            /**
+             * Hook Secret
+             * @description The webhook secret (GitHub) or token (GitLab); never returned.
+             */
+            hook_secret?: string | null;
+            /**
+             * Poll Interval S
+             * @description null: no polling.
+             */
+            poll_interval_s?: number | null;
+            /**
+             * Source Url
+             * @description The git URL agents clone; null forgets it.
+             */
+            source_url: string | null;
+        };
+        /**
+         * SourceView
+         * @description A system's source as an admin sees it: the secret only as set or not.
+         */
+        SourceView: {
+            /** Default Branch */
+            default_branch: string;
+            /** Followed Branches */
+            followed_branches: string[];
+            /** Hook Secret Set */
+            hook_secret_set: boolean;
+            /** Poll Interval S */
+            poll_interval_s: number | null;
+            /** Slug */
+            slug: string;
+            /** Source Url */
+            source_url: string | null;
         };
         /**
          * Sparkline
@@ -5577,6 +5722,198 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Comparison"];
+                };
+            };
+            /** @description Bad request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Invalid input */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+        };
+    };
+    "hooks-github_hook": {
+        parameters: {
+            query?: {
+                /** @description The system's slug. */
+                system?: string | null;
+            };
+            header?: {
+                "x-github-event"?: string | null;
+                "x-hub-signature-256"?: string | null;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HookResult"];
+                };
+            };
+            /** @description Bad request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Invalid input */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+        };
+    };
+    "hooks-gitlab_hook": {
+        parameters: {
+            query?: {
+                /** @description The system's slug. */
+                system?: string | null;
+            };
+            header?: {
+                "x-gitlab-event"?: string | null;
+                "x-gitlab-token"?: string | null;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HookResult"];
                 };
             };
             /** @description Bad request */
@@ -8851,6 +9188,196 @@ export interface operations {
             };
         };
     };
+    "systems-read_source": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A system slug. */
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SourceView"];
+                };
+            };
+            /** @description Bad request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Invalid input */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+        };
+    };
+    "systems-update_source": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A system slug. */
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SourceUpdate"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SourceView"];
+                };
+            };
+            /** @description Bad request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Invalid input */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+        };
+    };
     "health-read_health": {
         parameters: {
             query?: never;
@@ -8937,7 +9464,7 @@ export const profileKindValues: ReadonlyArray<FlattenedDeepRequired<components>[
 export const runCreateTriggerValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["RunCreate"]["trigger"]> = ["web", "schedule"];
 export const runReportStatusAnyOf0Values: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["RunReport"]["status"]> = ["building", "running", "uploading", "failed", "cancelled", "timed_out"];
 export const runStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["RunStatus"]> = ["queued", "building", "running", "uploading", "completed", "failed", "cancelled", "timed_out"];
-export const runTriggerValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["RunTrigger"]> = ["ci", "manual", "schedule", "web", "rerun", "bisect", "demo"];
+export const runTriggerValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["RunTrigger"]> = ["ci", "manual", "schedule", "web", "rerun", "bisect", "demo", "push"];
 export const seriesReadDirectionValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["SeriesRead"]["direction"]> = ["higher_is_better", "lower_is_better"];
 export const seriesStateValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["SeriesState"]> = ["regressed", "suspected", "changed", "steady"];
 export const seriesStepLevelValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["SeriesStep"]["level"]> = ["warn", "fail"];

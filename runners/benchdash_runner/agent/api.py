@@ -27,6 +27,7 @@ class Work:
 
     run_id: int | None
     reason: str | None
+    source_url: str | None = None  # the system's git source: fetch the run's ref from there
 
 
 class AgentApi:
@@ -102,7 +103,9 @@ class AgentApi:
         body = {"name": name, "host": host, "wait_s": wait_s}
         path = f"/api/v1/systems/{system}/agents/claim"
         data = self._call("POST", path, body, attempts=1, timeout=wait_s + 30)
-        return Work(run_id=data.get("run_id"), reason=data.get("reason"))
+        return Work(
+            run_id=data.get("run_id"), reason=data.get("reason"), source_url=data.get("source_url")
+        )
 
     def commits(self, run_id: int, body: dict[str, Any]) -> dict[str, Any]:
         """Answer a `revlist` task: the range's commits (or an error); completes the task."""

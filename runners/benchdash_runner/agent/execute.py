@@ -14,7 +14,7 @@ from typing import Any
 
 from benchdash_runner.agent.api import AgentApi, ApiError
 from benchdash_runner.agent.manifest import Manifest
-from benchdash_runner.agent.source import SourceError, checkout, revlist
+from benchdash_runner.agent.source import SourceError, checkout, checkout_source, mirror, revlist
 from benchdash_runner.agent.supervisor import AgentSettings, Clocks, Supervisor
 from benchdash_runner.childenv import child_env
 
@@ -35,8 +35,16 @@ def _driver_env(run: dict[str, Any], manifest: Manifest) -> dict[str, str]:
     return child_env(pass_env=manifest.pass_env, overrides=overrides)
 
 
-def execute(run_id: int, *, api: AgentApi, manifest: Manifest, settings: AgentSettings) -> str:
-    """Carry one run the API handed this agent through to its final state; returns that state."""
+def execute(
+    run_id: int,
+    *,
+    api: AgentApi,
+    manifest: Manifest,
+    settings: AgentSettings,
+    source_url: str | None = None,
+) -> str:
+    """Carry one run the API handed this agent through to its final state; returns that state.
+    With the system's `source_url`, the ref is fetched into the agent's mirror first."""
     run = api.run(run_id)
     if run["status"] != "queued":
         return str(run["status"])
@@ -45,11 +53,18 @@ def execute(run_id: int, *, api: AgentApi, manifest: Manifest, settings: AgentSe
         return "cancelled"
     task = run.get("task") or {}
     if task.get("kind") == "revlist":
-        return _revlist(run_id, task, api=api, settings=settings)
-    return _run(run, api=api, manifest=manifest, settings=settings)
+        return _revlist(run_id, task, api=api, settings=settings, source_url=source_url)
+    return _run(run, api=api, manifest=manifest, settings=settings, source_url=source_url)
 
 
-def _revlist(run_id: int, task: dict[str, Any], *, api: AgentApi, settings: AgentSettings) -> str:
+def _revlist(
+    run_id: int,
+    task: dict[str, Any],
+    *,
+    api: AgentApi,
+    settings: AgentSettings,
+    source_url: str | None,
+) -> str:
     """A bisection's first step: list good..bad from this agent's repository (CONTRACT.md)."""
     good, bad = str(task["good"]), str(task["bad"])
     api.report(
@@ -59,7 +74,8 @@ def _revlist(run_id: int, task: dict[str, Any], *, api: AgentApi, settings: Agen
         lines=[f"agent {settings.name}: listing the commits of {good[:12]}..{bad[:12]}"],
     )
     try:
-        commits = revlist(settings.repo, good, bad, bool(task.get("first_parent", True)))
+        repo = settings.repo if source_url is None else mirror(source_url, settings.workdir)
+        commits = revlist(repo, good, bad, bool(task.get("first_parent", True)))
     except SourceError as exc:
         api.commits(run_id, {"error": str(exc)})
         return "failed"
@@ -68,7 +84,14 @@ def _revlist(run_id: int, task: dict[str, Any], *, api: AgentApi, settings: Agen
     return "completed"
 
 
-def _run(run: dict[str, Any], *, api: AgentApi, manifest: Manifest, settings: AgentSettings) -> str:
+def _run(
+    run: dict[str, Any],
+    *,
+    api: AgentApi,
+    manifest: Manifest,
+    settings: AgentSettings,
+    source_url: str | None,
+) -> str:
     run_id, profile = int(run["id"]), str(run["profile"])
     ref = str(run.get("ref") or "HEAD")
     api.report(
@@ -78,7 +101,11 @@ def _run(run: dict[str, Any], *, api: AgentApi, manifest: Manifest, settings: Ag
         lines=[f"agent {settings.name} on host {settings.host_id}: checking out {ref}"],
     )
     try:
-        cwd, sha = checkout(settings.repo, ref, settings.workdir / "src")
+        if source_url is None:
+            cwd, sha = checkout(settings.repo, ref, settings.workdir / "src")
+        else:
+            cwd, found = checkout_source(source_url, ref, settings.workdir)
+            sha = found
     except SourceError as exc:
         api.report(run_id, status="failed", message=str(exc), lines=[str(exc)])
         return "failed"

@@ -132,7 +132,13 @@ def work(
         said = None
         busy.set()
         try:
-            state = execute(got.run_id, api=api, manifest=manifest, settings=settings)
+            state = execute(
+                got.run_id,
+                api=api,
+                manifest=manifest,
+                settings=settings,
+                source_url=got.source_url,
+            )
         except ApiError as exc:  # the reaper fails the run if it stays silent
             log.warning("run %s: the API could not be reached: %s", got.run_id, exc)
             continue
