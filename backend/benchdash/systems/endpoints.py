@@ -117,7 +117,9 @@ def pin_baseline(
 
 
 @router.get("/{slug}/manifest", response_model=ManifestView)
-def read_manifest(slug: SlugPath, session: SessionDep, principal: OptionalPrincipal) -> ManifestView:
+def read_manifest(
+    slug: SlugPath, session: SessionDep, principal: OptionalPrincipal
+) -> ManifestView:
     """The manifest its runner registered (read-only) and the system's settings (admin)."""
     auth_service.require(principal, "admin", slug)
     system = system_service.get_by_slug(session=session, slug=slug)
