@@ -33,7 +33,7 @@ $(STAMP): backend/pyproject.toml $(wildcard runners/pyproject.toml)
 	@if [ -f runners/pyproject.toml ]; then $(PIP) install -q -e 'runners[dev,agent]'; fi
 	@touch $(STAMP)
 
-PY_SCRIPTS := scripts/offline-images scripts/check-module-size scripts/ensure-deps \
+PY_SCRIPTS := scripts/offline-images scripts/route-table scripts/check-module-size scripts/ensure-deps \
 	scripts/check-error-log scripts/check-survivors
 
 # ruff over every Python file of the repository (runners/ by its own settings, the top-level
