@@ -255,3 +255,14 @@ def set_thresholds(
     apply_thresholds(session=session, system=system, metric=metric, warn=warn, fail=fail, by=by)
     session.flush()
     return metric
+
+
+def slug_owning(*, session: Session, model: Any, row_id: int, what: str) -> str:
+    """The slug of the system a row of `model` (a table with `id` and `system_id`) belongs to,
+    or NotFound naming `what` (checked before authorising an action on the row)."""
+    slug = session.scalar(
+        select(System.slug).join(model, model.system_id == System.id).where(model.id == row_id)
+    )
+    if slug is None:
+        raise NotFound(f"no {what} {row_id}")
+    return str(slug)
