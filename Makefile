@@ -33,12 +33,14 @@ $(STAMP): backend/pyproject.toml $(wildcard runners/pyproject.toml)
 	@if [ -f runners/pyproject.toml ]; then $(PIP) install -q -e 'runners[dev,agent]'; fi
 	@touch $(STAMP)
 
-PY_SCRIPTS := scripts/offline-images scripts/check-module-size scripts/ensure-deps \
+PY_SCRIPTS := scripts/offline-images scripts/route-table scripts/check-module-size scripts/ensure-deps \
 	scripts/check-error-log scripts/check-survivors
 
+# ruff over every Python file of the repository (runners/ by its own settings, the top-level
+# systems/ hold none), backend/benchdash/systems included.
 lint: install
-	$(VENV)/bin/ruff format --check backend migrations scripts tests $(PY_SCRIPTS)
-	$(VENV)/bin/ruff check backend migrations scripts tests $(PY_SCRIPTS)
+	$(VENV)/bin/ruff format --check . $(PY_SCRIPTS)
+	$(VENV)/bin/ruff check . $(PY_SCRIPTS)
 	$(VENV)/bin/python scripts/check-module-size
 	cd backend && ../$(VENV)/bin/mypy benchdash
 	cd backend && ../$(VENV)/bin/lint-imports

@@ -7,6 +7,9 @@ a fixed number of requests, and its profile.
         m = instrumented.measure(drv, up["ours"], out / "callgrind", lambda: drive(n))
         metrics = instrumented.per_request(m, n)
 
+or all of it at once, `counted(...)` for one scenario and `run_scenarios(...)` for a profile's
+scenarios in order (what the uvhttp and galay-ssl drivers do).
+
 `measure` waits until the server is idle, zeroes Callgrind's counters (`callgrind_control
 -z`), runs the client, waits until the server is idle again (the last connection's close is
 counted), and dumps the counters (`callgrind_control -d`): the dump holds exactly the work the
@@ -23,9 +26,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from benchdash_runner import callgrind, document, profiles
+from benchdash_runner import callgrind, document, driving, profiles, serverpair
 from benchdash_runner.processes import Processes
-from benchdash_runner.serverpair import Server
+from benchdash_runner.serverpair import Server, ServerSpec
 
 PER_REQUEST = "instructions_per_request"
 CYCLES_PER_REQUEST = "estimated_cycles_per_request"
@@ -121,3 +124,49 @@ def profile_of(measured: Measured, *, roots: Sequence[str] = ()) -> dict[str, An
     from `roots` (default `main`)."""
     stacks = profiles.folded(callgrind.read([measured.dump]), roots=roots or ("main",))
     return profiles.field(stacks, metric=PER_REQUEST)
+
+
+def counted(
+    procs: Processes,
+    spec: ServerSpec,
+    cg_dir: Path,
+    *,
+    warm: Callable[[int], object],
+    drive: Callable[[int], object],
+    requests: int,
+    profile: bool,
+) -> dict[str, Any]:
+    """Serve `spec` (its command wrapped already, dumps into `cg_dir`), run `warm(port)` (not
+    counted), then measure `drive(port)`: the metrics per request over its `requests` and, if
+    asked, the profile."""
+    with serverpair.serve(procs, specs=[spec]) as up:
+        server = up[spec.name]
+        warm(server.port)
+        measured = measure(procs, server, cg_dir, lambda: drive(server.port))
+    found: dict[str, Any] = {"metrics": per_request(measured, requests)}
+    if profile:
+        found["profile"] = profile_of(measured)
+    return found
+
+
+# (name, parameters, its out dir, attach a profile?) -> (benchmark, document parameters, found)
+Scenario = Callable[[str, dict[str, Any], Path, bool], tuple[str, dict[str, Any], dict[str, Any]]]
+
+
+def run_scenarios(drv: driving.Driver, one: Scenario, *, unit: str) -> list[dict[str, Any]]:
+    """Every scenario of the profile once, in order (each measured by `one` in its own folder
+    under `callgrind/`); a result per scenario. A scenario that cannot be measured ends the
+    driver with its reason."""
+    results = []
+    attach = bool(drv.profile.get("attach_profiles"))
+    for name in drv.scenarios:
+        params = dict(drv.profile["parameters"][name])
+        drv.progress(name, total=len(drv.scenarios))
+        out = drv.out / "callgrind" / name.replace("/", "_")
+        try:
+            benchmark, shown, found = one(name, params, out, attach)
+        except (ValueError, OSError, InstrumentError, serverpair.ServerNotReady) as e:
+            drv.fail(f"{name}: {e}")
+        driving.log(f"{name}: {found['metrics'][0]['value']:.0f} instructions per {unit}")
+        results.append({"benchmark": benchmark, "parameters": shown, **found})
+    return results

@@ -54,17 +54,15 @@ def counted(
     cg_dir = out / "callgrind"
     spec = server_spec(build, out, "galay-ssl-callgrind", under=instrumented.wrap([], cg_dir))
     warm = {**params, "connections": 1, "requests": int(params.get("warmup", 100))}
-    with serverpair.serve(procs, specs=[spec]) as up:
-        server = up[spec.name]
-        client(procs, build, server.port, warm)
-        measured = instrumented.measure(
-            procs, server, cg_dir, lambda: client(procs, build, server.port, params)
-        )
-    round_trips = int(params["connections"]) * int(params["requests"])
-    found: dict[str, Any] = {"metrics": instrumented.per_request(measured, round_trips)}
-    if profile:
-        found["profile"] = instrumented.profile_of(measured)
-    return found
+    return instrumented.counted(
+        procs,
+        spec,
+        cg_dir,
+        warm=lambda port: client(procs, build, port, warm),
+        drive=lambda port: client(procs, build, port, params),
+        requests=int(params["connections"]) * int(params["requests"]),
+        profile=profile,
+    )
 
 
 def native(procs: Processes, build: Path, out: Path, params: dict[str, Any]) -> dict[str, float]:
@@ -78,18 +76,11 @@ def native(procs: Processes, build: Path, out: Path, params: dict[str, Any]) -> 
 
 def run(drv: driving.Driver, build: Path) -> list[dict[str, Any]]:
     """Every scenario of the profile once, in order; a result per scenario."""
-    results = []
-    attach = bool(drv.profile.get("attach_profiles"))
-    for name in drv.scenarios:
-        params = dict(drv.profile["parameters"][name])
-        drv.progress(name, total=len(drv.scenarios))
-        out = drv.out / "callgrind" / name
-        try:
-            found = counted(drv, build, out, params, profile=attach)
-        except (ValueError, instrumented.InstrumentError, serverpair.ServerNotReady) as exc:
-            drv.fail(f"{name}: {exc}")
-        per = found["metrics"][0]["value"]
-        driving.log(f"{name}: {per:.0f} instructions per round trip")
-        shown = {k: params[k] for k in COUNTED}
-        results.append({"benchmark": name, "parameters": shown, **found})
-    return results
+
+    def one(
+        name: str, params: dict[str, Any], out: Path, attach: bool
+    ) -> tuple[str, dict[str, Any], dict[str, Any]]:
+        found = counted(drv, build, out, params, profile=attach)
+        return name, {k: params[k] for k in COUNTED}, found
+
+    return instrumented.run_scenarios(drv, one, unit="round trip")

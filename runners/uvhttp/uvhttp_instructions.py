@@ -21,7 +21,7 @@ from typing import Any
 
 import uvhttp_bench as bench
 
-from benchdash_runner import driving, instrumented, serverpair
+from benchdash_runner import driving, instrumented
 from benchdash_runner.processes import Processes
 from benchdash_runner.serverpair import ServerSpec
 
@@ -94,16 +94,15 @@ def counted(
     under = instrumented.wrap([], cg_dir, exclude=params.get("exclude", ()))
     spec = server_spec(binary, out, "uvhttp-callgrind", under=under)
     requests, conns = int(params["requests"]), int(params["connections"])
-    with serverpair.serve(procs, specs=[spec]) as up:
-        port, server = up[spec.name].port, up[spec.name]
-        send(port, scenario, int(params.get("warmup", 100)), 1)
-        measured = instrumented.measure(
-            procs, server, cg_dir, lambda: send(port, scenario, requests, conns)
-        )
-    found: dict[str, Any] = {"metrics": instrumented.per_request(measured, requests)}
-    if profile:
-        found["profile"] = instrumented.profile_of(measured)
-    return found
+    return instrumented.counted(
+        procs,
+        spec,
+        cg_dir,
+        warm=lambda port: send(port, scenario, int(params.get("warmup", 100)), 1),
+        drive=lambda port: send(port, scenario, requests, conns),
+        requests=requests,
+        profile=profile,
+    )
 
 
 def parameters(name: str, params: dict[str, Any]) -> dict[str, Any]:
@@ -117,17 +116,11 @@ def parameters(name: str, params: dict[str, Any]) -> dict[str, Any]:
 
 def run(drv: driving.Driver, binary: Path) -> list[dict[str, Any]]:
     """Every scenario of the profile once, in order; a result per scenario."""
-    results = []
-    attach = bool(drv.profile.get("attach_profiles"))
-    for name in drv.scenarios:
-        params = dict(drv.profile["parameters"][name])
-        drv.progress(name, total=len(drv.scenarios))
-        out = drv.out / "callgrind" / name.replace("/", "_")
-        try:
-            found = counted(drv, binary, out, name, params, profile=attach)
-        except (ValueError, OSError, instrumented.InstrumentError, serverpair.ServerNotReady) as e:
-            drv.fail(f"{name}: {e}")
-        driving.log(f"{name}: {found['metrics'][0]['value']:.0f} instructions per request")
-        benchmark = bench.SCENARIOS[name].benchmark
-        results.append({"benchmark": benchmark, "parameters": parameters(name, params), **found})
-    return results
+
+    def one(
+        name: str, params: dict[str, Any], out: Path, attach: bool
+    ) -> tuple[str, dict[str, Any], dict[str, Any]]:
+        found = counted(drv, binary, out, name, params, profile=attach)
+        return bench.SCENARIOS[name].benchmark, parameters(name, params), found
+
+    return instrumented.run_scenarios(drv, one, unit="request")

@@ -27,7 +27,7 @@ from benchdash.results import store
 from benchdash.results.judge import Judged
 from benchdash.results.models import Series
 from benchdash.runs.models import Run
-from benchdash.systems.models import System
+from benchdash.systems import service as system_service
 
 _OPEN_ALERTS = typed_text(
     f"""
@@ -252,12 +252,7 @@ def apply(*, session: Session, run: Run, judged: Sequence[Judged]) -> None:
 
 def system_of(*, session: Session, alert_id: int) -> str:
     """The slug of the alert's system, or NotFound (checked before authorising)."""
-    slug = session.scalar(
-        select(System.slug).join(Alert, Alert.system_id == System.id).where(Alert.id == alert_id)
-    )
-    if slug is None:
-        raise NotFound(f"no alert {alert_id}")
-    return slug
+    return system_service.slug_owning(session=session, model=Alert, row_id=alert_id, what="alert")
 
 
 def acknowledge(*, session: Session, alert_id: int, by: str) -> Alert:

@@ -24,6 +24,7 @@ from benchdash.kit.errors import Conflict, InvalidInput, NotFound
 from benchdash.runs import lifecycle
 from benchdash.runs.models import Run
 from benchdash.runs.states import RunStatus, RunTrigger
+from benchdash.systems import service as system_service
 from benchdash.systems.models import Benchmark, Branch, Metric, System
 
 
@@ -176,14 +177,9 @@ def get_for_update(*, session: Session, bisection_id: int) -> Bisection:
 
 def system_of(*, session: Session, bisection_id: int) -> str:
     """The slug of the bisection's system, or NotFound (checked before authorising)."""
-    slug = session.scalar(
-        select(System.slug)
-        .join(Bisection, Bisection.system_id == System.id)
-        .where(Bisection.id == bisection_id)
+    return system_service.slug_owning(
+        session=session, model=Bisection, row_id=bisection_id, what="bisection"
     )
-    if slug is None:
-        raise NotFound(f"no bisection {bisection_id}")
-    return slug
 
 
 def cancel(*, session: Session, bisection_id: int, by: str) -> Bisection:

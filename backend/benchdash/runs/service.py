@@ -74,12 +74,7 @@ def summary(*, session: Session, run_id: int, counts: dict[str, int] | None = No
 
 def system_of(*, session: Session, run_id: int) -> str:
     """The slug of the run's system, or NotFound (checked before authorising a run action)."""
-    slug = session.scalar(
-        select(System.slug).join(Run, Run.system_id == System.id).where(Run.id == run_id)
-    )
-    if slug is None:
-        raise NotFound(f"no run {run_id}")
-    return slug
+    return system_service.slug_owning(session=session, model=Run, row_id=run_id, what="run")
 
 
 def pin_baseline(*, session: Session, slug: str, branch: str, run_id: int | None) -> BranchRead:

@@ -31,7 +31,7 @@ def outside(value: float, low: float | None, high: float | None) -> bool:
 
 
 def describe(low: float | None, high: float | None) -> str:
-    """"between 0 and 100", "at least 0", "at most 5"."""
+    """ "between 0 and 100", "at least 0", "at most 5"."""
     if low is not None and high is not None:
         return f"between {low:g} and {high:g}"
     return f"at least {low:g}" if low is not None else f"at most {high:g}"

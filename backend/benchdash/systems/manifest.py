@@ -15,7 +15,6 @@ from benchdash.systems import bounds
 from benchdash.systems import service as system_service
 from benchdash.systems.models import DEFAULT_THRESHOLDS, Metric, System
 
-
 # A profile name is what a run stores (`run.profile`, 40 characters) and what a person types:
 # letters, digits, '_', '.', '-'. The pattern states it in the OpenAPI document.
 PROFILE_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,39}$"
@@ -38,7 +37,7 @@ def check_profile_name(name: object) -> None:
     lone surrogate, which a response body cannot carry raw)."""
     if not isinstance(name, str) or not re.fullmatch(PROFILE_PATTERN, name):
         raise ValueError(
-            f"profile name {ascii(name)} must be 1 to 40 letters, digits, '_', '.' or '-', "
+            f"profile name {name!a} must be 1 to 40 letters, digits, '_', '.' or '-', "
             "starting with a letter or digit"
         )
 

@@ -6,18 +6,18 @@ from __future__ import annotations
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
+from benchdash.alerts import queries as alert_queries
 from benchdash.alerts.models import Alert
 from benchdash.alerts.states import AlertStatus
 from benchdash.results.models import Measurement, Verdict
+from benchdash.runs import queries as run_queries
 from benchdash.runs.models import Run
 from benchdash.runs.states import RunStatus
 from benchdash.systems import manifest
 from benchdash.systems import service as system_service
 from benchdash.systems.models import Benchmark, Branch, Metric, System, Testbed
-from benchdash.systems.schemas import BenchmarkRead, BranchRead
-from benchdash.alerts import queries as alert_queries
-from benchdash.runs import queries as run_queries
 from benchdash.systems.read_models import Sparkline, SystemDetail, SystemRead
+from benchdash.systems.schemas import BenchmarkRead, BranchRead
 
 SPARK_POINTS = 30
 

@@ -12,7 +12,6 @@ from benchdash.kit.validation import HTTP_URL
 Direction = Literal["higher_is_better", "lower_is_better"]
 
 
-
 class BenchmarkRead(BaseModel):
     """A benchmark variant."""
 

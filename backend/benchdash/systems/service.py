@@ -14,7 +14,6 @@ from sqlalchemy.orm import Session
 from benchdash.audit import service as audit_service
 from benchdash.db import utcnow
 from benchdash.kit.errors import InvalidInput, NotFound
-from benchdash.systems.schemas import MetricRead
 from benchdash.systems.models import (
     DEFAULT_THRESHOLDS,
     Benchmark,
@@ -23,6 +22,7 @@ from benchdash.systems.models import (
     System,
     Testbed,
 )
+from benchdash.systems.schemas import MetricRead
 
 FINGERPRINT_KEYS = ("os", "cpu", "cores", "memory_mb", "compiler", "compiler_version")
 
@@ -155,8 +155,13 @@ def ensure_benchmarks(
                 index_elements=["system_id", "name", "params_key"]
             ),
             [
-                {"system_id": system_id, "name": n, "parameters": wanted[(n, k)], "params_key": k,
-                 "created_at": utcnow()}
+                {
+                    "system_id": system_id,
+                    "name": n,
+                    "parameters": wanted[(n, k)],
+                    "params_key": k,
+                    "created_at": utcnow(),
+                }
                 for n, k in missing
             ],
         )
@@ -167,7 +172,8 @@ def ensure_benchmarks(
 def ensure_metrics(
     *, session: Session, system_id: int, declared: dict[str, tuple[str, str]]
 ) -> dict[str, Metric]:
-    """Get or create metrics by name → (unit, direction); a conflicting unit or direction is an error.
+    """Get or create metrics by name → (unit, direction); a conflicting unit or direction is
+    an error.
 
     Thresholds are never taken from a document: new metrics get the defaults, and the
     manifest or an admin changes them.
@@ -185,9 +191,14 @@ def ensure_metrics(
         session.execute(
             insert(Metric).on_conflict_do_nothing(index_elements=["system_id", "name"]),
             [
-                {"system_id": system_id, "name": n, "unit": declared[n][0],
-                 "direction": declared[n][1], "warn_threshold": DEFAULT_THRESHOLDS.warn,
-                 "fail_threshold": DEFAULT_THRESHOLDS.fail}
+                {
+                    "system_id": system_id,
+                    "name": n,
+                    "unit": declared[n][0],
+                    "direction": declared[n][1],
+                    "warn_threshold": DEFAULT_THRESHOLDS.warn,
+                    "fail_threshold": DEFAULT_THRESHOLDS.fail,
+                }
                 for n in missing
             ],
         )
@@ -244,3 +255,14 @@ def set_thresholds(
     apply_thresholds(session=session, system=system, metric=metric, warn=warn, fail=fail, by=by)
     session.flush()
     return metric
+
+
+def slug_owning(*, session: Session, model: Any, row_id: int, what: str) -> str:
+    """The slug of the system a row of `model` (a table with `id` and `system_id`) belongs to,
+    or NotFound naming `what` (checked before authorising an action on the row)."""
+    slug = session.scalar(
+        select(System.slug).join(model, model.system_id == System.id).where(model.id == row_id)
+    )
+    if slug is None:
+        raise NotFound(f"no {what} {row_id}")
+    return str(slug)

@@ -34,7 +34,9 @@ def test_an_admin_sets_bounds_audited_and_enforced(client: TestClient, session: 
         "from": {"min": None, "max": None},
         "to": {"min": 1.0, "max": 1e6},
     }
-    listed = {m["name"]: m for m in client.get("/api/v1/systems/uvhttp/metrics", headers=admin).json()}
+    listed = {
+        m["name"]: m for m in client.get("/api/v1/systems/uvhttp/metrics", headers=admin).json()
+    }
     assert listed[name]["max_value"] == 1e6
     before = row_counts(session)
     refused = client.post("/api/v1/results", json=_doc(2e6, 1), headers=up)
@@ -42,9 +44,13 @@ def test_an_admin_sets_bounds_audited_and_enforced(client: TestClient, session: 
     assert row_counts(session) == before
     post(client, up, _doc(200.0, 2))
     # Lifting the upper bound (null) lets the value in; the same bounds again audit nothing.
-    assert client.put(URL.format(name), json={"min_value": 1, "max_value": None}, headers=admin).is_success
+    assert client.put(
+        URL.format(name), json={"min_value": 1, "max_value": None}, headers=admin
+    ).is_success
     events = session.scalar(select(func.count()).select_from(AuditEvent))
-    assert client.put(URL.format(name), json={"min_value": 1, "max_value": None}, headers=admin).is_success
+    assert client.put(
+        URL.format(name), json={"min_value": 1, "max_value": None}, headers=admin
+    ).is_success
     assert session.scalar(select(func.count()).select_from(AuditEvent)) == events
     post(client, up, _doc(2e6, 3))
 

@@ -21,7 +21,10 @@ def _put(client: TestClient, session: Session, manifest: dict[str, Any]) -> Any:
     return client.put(
         "/api/v1/systems/cachex/manifest",
         content=body,
-        headers={**auth(token(session, "cachex", scope="agent")), "content-type": "application/json"},
+        headers={
+            **auth(token(session, "cachex", scope="agent")),
+            "content-type": "application/json",
+        },
     )
 
 
