@@ -2,15 +2,21 @@
 
 from __future__ import annotations
 
+import ipaddress
 import os
 from functools import lru_cache
 from pathlib import Path
 
-from pydantic import Field, model_validator
+from pydantic import Field, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 INSECURE_SECRET = "change-me-in-production"
+
+
+def proxy_list(value: str) -> list[str]:
+    """The trusted proxies of BENCHDASH_TRUSTED_PROXIES, one address or CIDR each."""
+    return [item.strip() for item in value.split(",") if item.strip()]
 
 
 class Settings(BaseSettings):
@@ -109,8 +115,24 @@ class Settings(BaseSettings):
     smtp_starttls: bool = Field(False, description="Upgrade the SMTP connection with STARTTLS")
     smtp_username: str | None = Field(None, description="SMTP login (optional)")
     smtp_password: str | None = Field(None, description="SMTP password (optional)")
+    trusted_proxies: str = Field(
+        "",
+        description="Reverse proxies (addresses or CIDRs, comma-separated) whose X-Forwarded-For "
+        "and X-Forwarded-Proto give the client address and scheme; no one else's are read",
+    )
     host: str = "127.0.0.1"
     port: int = 8000
+
+    @field_validator("trusted_proxies")
+    @classmethod
+    def _proxies_parse(cls, value: str) -> str:
+        for item in proxy_list(value):
+            try:
+                ipaddress.ip_network(item, strict=False)
+            except ValueError as e:
+                msg = f"BENCHDASH_TRUSTED_PROXIES: {item!r} is no address or CIDR"
+                raise ValueError(msg) from e
+        return value
 
     @model_validator(mode="after")
     def _fail_fast_on_insecure_defaults(self) -> Settings:

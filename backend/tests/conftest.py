@@ -8,6 +8,7 @@ from contextlib import contextmanager
 
 import pytest
 from alembic import command
+from fastapi import FastAPI
 from fastapi.testclient import TestClient
 from sqlalchemy import create_engine, text
 from sqlalchemy.engine import Connection, Engine
@@ -74,8 +75,7 @@ def session(connection: Connection) -> Iterator[Session]:
     s.close()
 
 
-@pytest.fixture
-def client(connection: Connection) -> Iterator[TestClient]:
+def app_on(connection: Connection) -> FastAPI:
     """The real app; each request gets its own session in a savepoint of the test transaction,
     committed (released) on success and rolled back on error, like production."""
 
@@ -95,6 +95,12 @@ def client(connection: Connection) -> Iterator[TestClient]:
     app = create_app()
     app.dependency_overrides[deps.request_session] = request_session
     app.dependency_overrides[session_maker] = lambda: contextmanager(request_session)
-    with TestClient(app) as c:
+    return app
+
+
+@pytest.fixture
+def client(connection: Connection) -> Iterator[TestClient]:
+    """A client of `app_on(connection)`."""
+    with TestClient(app_on(connection)) as c:
         yield c
         usage.forget()  # the tokens used here lived in the rolled-back test transaction
