@@ -72,7 +72,8 @@ def login(
         max_age=SESSION_MAX_AGE,
         httponly=True,
         samesite="strict",
-        secure=get_settings().environment == "production",
+        # Over HTTPS (directly or from a trusted proxy) always; in production even when not.
+        secure=request.url.scheme == "https" or get_settings().environment == "production",
         path="/",
     )
     return UserRead(username=user.username, is_admin=user.is_admin)

@@ -10,6 +10,7 @@ from sqlalchemy import text
 from sqlalchemy.engine import Connection
 from sqlalchemy.orm import Session
 
+from benchdash.auth import service as auth_service
 from benchdash.config import Settings, get_settings
 from tests.conftest import app_on
 
@@ -63,3 +64,32 @@ def test_a_bad_entry_is_refused_by_name(monkeypatch: pytest.MonkeyPatch) -> None
     monkeypatch.setenv("BENCHDASH_TRUSTED_PROXIES", "10.0.0.0/8,nginx")
     with pytest.raises(ValueError, match="'nginx' is no address or CIDR"):
         Settings()
+
+
+@pytest.mark.usefixtures("trusting")
+def test_https_via_a_trusted_proxy_gets_hsts_and_a_secure_cookie(
+    connection: Connection, session: Session
+) -> None:
+    auth_service.ensure_user(session=session, username="ada", password="right-pass", is_admin=False)
+    session.flush()
+    for peer, proto, https in [
+        ("10.1.2.3", "https", True),  # the proxy says the client came over HTTPS
+        ("10.1.2.3", "http", False),
+        ("198.51.100.1", "https", False),  # anyone else's word is not taken
+    ]:
+        with TestClient(app_on(connection), client=(peer, 40000)) as c:
+            r = c.post(
+                LOGIN,
+                json={"username": "ada", "password": "right-pass"},
+                headers={"X-Forwarded-For": "203.0.113.7", "X-Forwarded-Proto": proto},
+            )
+            assert r.status_code == 200, r.text
+            assert ("strict-transport-security" in r.headers) is https, (peer, proto)
+            assert ("; secure" in r.headers["set-cookie"].lower()) is https, (peer, proto)
+            assert ("strict-transport-security" in c.get("/healthz").headers) is False
+
+
+def test_https_directly_gets_hsts_and_a_secure_cookie(connection: Connection) -> None:
+    with TestClient(app_on(connection), base_url="https://testserver") as c:
+        r = c.get("/api/v1/auth/me")
+        assert r.headers["strict-transport-security"] == "max-age=31536000"
