@@ -25,6 +25,7 @@ TEST_DB = f"benchdash_test_{os.getpid()}"
 os.environ["BENCHDASH_REAPER_INTERVAL_S"] = "0"  # tests call the reaper themselves
 os.environ["BENCHDASH_NOTIFY_WORKER"] = "0"  # tests run the delivery worker themselves
 os.environ["BENCHDASH_NOTIFY_ALLOW_PRIVATE"] = "1"  # local receivers (the SSRF tests turn it off)
+os.environ["BENCHDASH_SMTP_HOST"] = "127.0.0.1"  # e-mail subscriptions are accepted (local SMTP)
 
 
 def _server_url() -> str:

@@ -118,7 +118,9 @@ def test_an_email_reaches_a_local_smtp_server(world: Live) -> None:
     try:
         world.subscribe("email", "ops@example.test")
         world.fail_run(10)
-        settings = _settings(smtp_host="127.0.0.1", smtp_port=port, smtp_from="bd@example.test")
+        settings = _settings(
+            smtp_host="127.0.0.1", smtp_port=port, smtp_from="bd@example.test", smtp_tls="off"
+        )
         with delivering(world, settings):
             until(lambda: world.deliveries()[0].status == "delivered")
     finally:
