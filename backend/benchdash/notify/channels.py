@@ -30,6 +30,13 @@ class DeliveryError(Exception):
     """The receiver did not take it (worth another try)."""
 
 
+class PermanentFailure(DeliveryError):
+    """The receiver said no for good (a 4xx but 408 and 429): not tried again."""
+
+
+RETRYABLE_4XX = (408, 429)  # timeout and too many requests: try again later
+
+
 @dataclass(frozen=True, kw_only=True)
 class Outgoing:
     """One delivery, ready to send: where, with what secret, which id, what body."""
@@ -70,6 +77,8 @@ def _post(url: str, content: bytes, headers: dict[str, str], settings: Settings)
             r = client.post(url, content=content, headers=headers, extensions=extensions)
     except httpx.HTTPError as e:
         raise DeliveryError(f"{type(e).__name__}: {e}") from None
+    if 400 <= r.status_code < 500 and r.status_code not in RETRYABLE_4XX:
+        raise PermanentFailure(f"HTTP {r.status_code} (permanent, not retried): {r.text[:200]}")
     if not 200 <= r.status_code < 300:
         raise DeliveryError(f"HTTP {r.status_code}: {r.text[:200]}")
 
