@@ -163,7 +163,8 @@ def native() -> int:
                 skipped.append(f"{name} (needs {', '.join(missing)})")
                 continue
             command = list(plan[f"runner-{name}"].command)
-            agent_env = fleet.agent_env(env, tokens[name])
+            manifest = tomllib.loads((ROOT / "runners" / name / "runner.toml").read_text())
+            agent_env = fleet.agent_env(env, tokens[name], manifest.get("pass_env", []))
             agents.agents.append(fleet.Agent(name, command, agent_env, DATA / f"agent-{name}.log"))
         agents.start()
         print(banner(env, url, [a.name for a in agents.agents], skipped), flush=True)
