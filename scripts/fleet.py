@@ -12,7 +12,7 @@ import subprocess
 import time
 import urllib.parse
 import urllib.request
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -42,13 +42,34 @@ def tokens_spec(tokens: Mapping[str, str]) -> str:
     return ",".join(f"{system}={token}" for system, token in sorted(tokens.items()))
 
 
-def agent_env(env: Mapping[str, str], token: str) -> dict[str, str]:
-    """An agent's variables: the stack's without the API's secrets and the database URL, with
-    its own token."""
+# What an agent process may get from the launcher's environment: an allow-list, as the agent
+# gives its benchmarks (runners/benchdash_runner/childenv.py), never "all but a few names".
+AGENT_ALLOWED = frozenset(
+    {
+        *("PATH", "HOME", "USER", "LOGNAME", "SHELL", "TERM", "TZ", "LANG", "LANGUAGE"),
+        *("TMPDIR", "TEMP", "TMP", "PYTHONUNBUFFERED", "VIRTUAL_ENV"),
+        *("SSL_CERT_FILE", "SSL_CERT_DIR", "HTTP_PROXY", "HTTPS_PROXY", "NO_PROXY"),
+        *("http_proxy", "https_proxy", "no_proxy"),
+        # checking refs out: git and ssh find their keys and config through these
+        *("SSH_AUTH_SOCK", "GIT_SSH", "GIT_SSH_COMMAND", "GIT_ASKPASS", "SSH_ASKPASS"),
+        *("GIT_CONFIG_GLOBAL", "GIT_CONFIG_SYSTEM", "XDG_CONFIG_HOME"),
+        # the agent's own settings (its token is added by agent_env)
+        *("BENCHDASH_URL", "BENCHDASH_HOST_ID", "BENCHDASH_REPO", "BENCHDASH_TESTBED"),
+    }
+)
+AGENT_PREFIXES = ("LC_",)
+
+
+def agent_env(env: Mapping[str, str], token: str, pass_env: Iterable[str] = ()) -> dict[str, str]:
+    """An agent's variables: the allow-listed ones of the stack's (plus `pass_env`, what its
+    manifest passes to its benchmarks), with its own token; no secret of the API's."""
+    allowed = AGENT_ALLOWED | set(pass_env)
     out = {
         k: v
         for k, v in env.items()
-        if k not in API_SECRETS and not k.startswith("BENCHDASH_AGENT_TOKEN")
+        if (k in allowed or k.startswith(AGENT_PREFIXES))
+        and k not in API_SECRETS
+        and not k.startswith("BENCHDASH_AGENT_TOKEN")
     }
     out["BENCHDASH_TOKEN"] = token
     return out

@@ -39,6 +39,7 @@ API_ENV = (
     "BENCHDASH_ADMIN_PASSWORD",
     "BENCHDASH_AGENT_TOKENS",
     "BENCHDASH_PUBLIC_READ",
+    "BENCHDASH_TRUSTED_PROXIES",
     "BENCHDASH_HOST",
     "BENCHDASH_PORT",
 )
@@ -164,7 +165,8 @@ def native() -> int:
                 skipped.append(f"{name} (needs {', '.join(missing)})")
                 continue
             command = list(plan[f"runner-{name}"].command)
-            agent_env = fleet.agent_env(env, tokens[name])
+            manifest = tomllib.loads((ROOT / "runners" / name / "runner.toml").read_text())
+            agent_env = fleet.agent_env(env, tokens[name], manifest.get("pass_env", []))
             agents.agents.append(fleet.Agent(name, command, agent_env, DATA / f"agent-{name}.log"))
         agents.start()
         print(banner(env, url, [a.name for a in agents.agents], skipped), flush=True)

@@ -16,6 +16,7 @@ from fastapi.responses import FileResponse, JSONResponse
 from fastapi.routing import APIRoute
 from fastapi.staticfiles import StaticFiles
 from starlette.concurrency import run_in_threadpool
+from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 
 from benchdash import __version__, apidocs
 from benchdash.alerts import endpoints as alert_endpoints
@@ -26,7 +27,7 @@ from benchdash.backtest import endpoints as backtest_endpoints
 from benchdash.bisect import advance as bisect_advance
 from benchdash.bisect import auto as bisect_auto
 from benchdash.bisect import endpoints as bisect_endpoints
-from benchdash.config import get_settings
+from benchdash.config import get_settings, proxy_list
 from benchdash.db import background, database_url, first_to_take, utcnow
 from benchdash.deps import FRESH_COOKIE, FRESH_S
 from benchdash.health import router as health_router
@@ -287,6 +288,10 @@ def create_app() -> FastAPI:
     app.add_middleware(HeadAsGet)
     if settings.database_read_url:
         app.add_middleware(FreshAfterWrite, name=FRESH_COOKIE, seconds=FRESH_S)
-    app.add_middleware(SecurityHeaders)  # added last: the outermost, so every answer has them
+    app.add_middleware(SecurityHeaders)  # the outermost but one, so every answer has them
+    if proxies := proxy_list(settings.trusted_proxies):
+        # Outermost: the client address and scheme from X-Forwarded-* (trusted peers only)
+        # before anything reads them (throttle, HSTS, Secure cookie, logs).
+        app.add_middleware(ProxyHeadersMiddleware, trusted_hosts=proxies)
     _mount_ui(app, settings.frontend_dist)
     return app

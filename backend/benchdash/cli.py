@@ -33,6 +33,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
         port=port,
         workers=workers,
         timeout_graceful_shutdown=10,  # SIGTERM: finish requests, close event streams
+        proxy_headers=False,  # the app's own middleware reads them, from trusted proxies only
     )
     return 0
 

@@ -2,15 +2,22 @@
 
 from __future__ import annotations
 
+import ipaddress
 import os
 from functools import lru_cache
 from pathlib import Path
+from typing import Literal
 
-from pydantic import Field, model_validator
+from pydantic import Field, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 INSECURE_SECRET = "change-me-in-production"
+
+
+def proxy_list(value: str) -> list[str]:
+    """The trusted proxies of BENCHDASH_TRUSTED_PROXIES, one address or CIDR each."""
+    return [item.strip() for item in value.split(",") if item.strip()]
 
 
 class Settings(BaseSettings):
@@ -106,17 +113,54 @@ class Settings(BaseSettings):
     smtp_host: str | None = Field(None, description="SMTP server for e-mail notifications")
     smtp_port: int = Field(587, ge=1, le=65535, description="SMTP port")
     smtp_from: str = Field("benchdash@localhost", description="Sender of notification e-mails")
-    smtp_starttls: bool = Field(False, description="Upgrade the SMTP connection with STARTTLS")
+    smtp_tls: Literal["auto", "starttls", "implicit", "off"] = Field(
+        "auto",
+        description="SMTP TLS, its certificate and host name verified: auto (implicit TLS on "
+        "port 465, STARTTLS otherwise), starttls, implicit, or off (plain text)",
+    )
+    smtp_ca_file: Path | None = Field(
+        None, description="CA bundle (PEM) the SMTP server's certificate is checked against "
+        "(default: the system's)",
+    )  # fmt: skip
+    smtp_starttls: bool | None = Field(
+        None, description="Deprecated: true means smtp_tls=starttls, false smtp_tls=off"
+    )
     smtp_username: str | None = Field(None, description="SMTP login (optional)")
     smtp_password: str | None = Field(None, description="SMTP password (optional)")
+    trusted_proxies: str = Field(
+        "",
+        description="Reverse proxies (addresses or CIDRs, comma-separated) whose X-Forwarded-For "
+        "and X-Forwarded-Proto give the client address and scheme; no one else's are read",
+    )
     host: str = "127.0.0.1"
     port: int = 8000
+
+    @field_validator("trusted_proxies")
+    @classmethod
+    def _proxies_parse(cls, value: str) -> str:
+        for item in proxy_list(value):
+            try:
+                ipaddress.ip_network(item, strict=False)
+            except ValueError as e:
+                msg = f"BENCHDASH_TRUSTED_PROXIES: {item!r} is no address or CIDR"
+                raise ValueError(msg) from e
+        return value
 
     @model_validator(mode="after")
     def _fail_fast_on_insecure_defaults(self) -> Settings:
         if self.environment == "production" and self.secret_key == INSECURE_SECRET:
             raise ValueError("BENCHDASH_SECRET_KEY must be set in production")
         return self
+
+
+def smtp_tls_mode(settings: Settings) -> str:
+    """How the SMTP connection is secured: starttls, implicit or off."""
+    mode = settings.smtp_tls
+    if mode == "auto" and settings.smtp_starttls is not None:  # the deprecated flag, if set
+        mode = "starttls" if settings.smtp_starttls else "off"
+    if mode == "auto":
+        mode = "implicit" if settings.smtp_port == 465 else "starttls"
+    return mode
 
 
 @lru_cache

@@ -8,6 +8,7 @@ from contextlib import contextmanager
 
 import pytest
 from alembic import command
+from fastapi import FastAPI
 from fastapi.testclient import TestClient
 from sqlalchemy import create_engine, text
 from sqlalchemy.engine import Connection, Engine
@@ -24,6 +25,7 @@ TEST_DB = f"benchdash_test_{os.getpid()}"
 os.environ["BENCHDASH_REAPER_INTERVAL_S"] = "0"  # tests call the reaper themselves
 os.environ["BENCHDASH_NOTIFY_WORKER"] = "0"  # tests run the delivery worker themselves
 os.environ["BENCHDASH_NOTIFY_ALLOW_PRIVATE"] = "1"  # local receivers (the SSRF tests turn it off)
+os.environ["BENCHDASH_SMTP_HOST"] = "127.0.0.1"  # e-mail subscriptions are accepted (local SMTP)
 
 
 def _server_url() -> str:
@@ -74,8 +76,7 @@ def session(connection: Connection) -> Iterator[Session]:
     s.close()
 
 
-@pytest.fixture
-def client(connection: Connection) -> Iterator[TestClient]:
+def app_on(connection: Connection) -> FastAPI:
     """The real app; each request gets its own session in a savepoint of the test transaction,
     committed (released) on success and rolled back on error, like production."""
 
@@ -95,6 +96,12 @@ def client(connection: Connection) -> Iterator[TestClient]:
     app = create_app()
     app.dependency_overrides[deps.request_session] = request_session
     app.dependency_overrides[session_maker] = lambda: contextmanager(request_session)
-    with TestClient(app) as c:
+    return app
+
+
+@pytest.fixture
+def client(connection: Connection) -> Iterator[TestClient]:
+    """A client of `app_on(connection)`."""
+    with TestClient(app_on(connection)) as c:
         yield c
         usage.forget()  # the tokens used here lived in the rolled-back test transaction

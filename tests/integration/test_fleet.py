@@ -107,7 +107,7 @@ def test_the_real_agent_comes_back_after_kill_9_and_runs(api: Api, tmp_path: Pat
         "BENCHDASH_ADMIN_PASSWORD": "not-for-agents",
     }
     command = [str(BIN / "benchdash-runner"), "--system", "selftest", "--workdir", str(tmp_path)]
-    agent_env = fleet.agent_env(stack, token)
+    agent_env = fleet.agent_env(stack, token, ["BENCHDASH_SELFTEST_S"])
     assert "DATABASE_URL" not in agent_env and "BENCHDASH_ADMIN_PASSWORD" not in agent_env
     agent = fleet.Agent("selftest", command, agent_env, tmp_path / "a.log")
     said: list[str] = []

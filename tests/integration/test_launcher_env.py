@@ -90,3 +90,37 @@ def test_each_agent_gets_its_own_token_and_no_api_secret(
         leaked = [k for k in agent if k in up.fleet.API_SECRETS or "AGENT_TOKEN" in k]
         assert not leaked, (system, leaked)
         assert not {v for k, v in agent.items() if k != "BENCHDASH_TOKEN"} & set(tokens.values())
+
+
+def test_agents_get_an_allow_list_not_the_whole_shell(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    up = _launcher(monkeypatch, BENCHDASH_DATA_DIR=str(tmp_path))
+    shell = {
+        "PATH": "/usr/bin:/bin",
+        "HOME": "/home/op",
+        "LANG": "C.UTF-8",
+        "LC_ALL": "C.UTF-8",
+        "SSH_AUTH_SOCK": "/run/op/agent.sock",
+        "GIT_SSH_COMMAND": "ssh -i /home/op/.ssh/bench",
+        "BENCHDASH_URL": "http://127.0.0.1:8123",
+        "BENCHDASH_HOST_ID": "box-1",
+        "BENCHDASH_REPO": "/src",
+        "BENCHDASH_SELFTEST_S": "0.3",
+        # what an operator's shell may hold that no agent needs
+        "BENCHDASH_SMTP_PASSWORD": "mail-secret",
+        "PGPASSWORD": "replication-secret",
+        "POSTGRES_PASSWORD": "pg-secret",
+        "BENCHDASH_SECRET_KEY": "cookie-secret",
+        "AWS_SECRET_ACCESS_KEY": "aws-secret",
+        "SOME_TOOL_SETTING": "x",
+    }
+    agent = up.fleet.agent_env(shell, "bd_0123456789ab_tok", ["BENCHDASH_SELFTEST_S"])
+    assert agent == {
+        **{k: shell[k] for k in ("PATH", "HOME", "LANG", "LC_ALL", "SSH_AUTH_SOCK")},
+        **{k: shell[k] for k in ("GIT_SSH_COMMAND", "BENCHDASH_URL", "BENCHDASH_HOST_ID")},
+        "BENCHDASH_REPO": "/src",
+        "BENCHDASH_SELFTEST_S": "0.3",  # the manifest passes it to its benchmarks
+        "BENCHDASH_TOKEN": "bd_0123456789ab_tok",
+    }
+    assert "BENCHDASH_SELFTEST_S" not in up.fleet.agent_env(shell, "t")  # only when passed

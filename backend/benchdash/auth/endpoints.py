@@ -5,13 +5,16 @@ from __future__ import annotations
 from typing import Annotated
 
 from fastapi import APIRouter, Depends, Path, Request, Response
+from sqlalchemy import select
 
 from benchdash.audit import service as audit_service
+from benchdash.audit.models import AuditEvent
 from benchdash.auth import admin, throttle
 from benchdash.auth import service as auth_service
 from benchdash.auth.models import ApiToken, User
 from benchdash.auth.schemas import (
     LoginIn,
+    SignInWarning,
     TokenCreate,
     TokenCreated,
     TokenRead,
@@ -35,6 +38,7 @@ from benchdash.deps import (
 from benchdash.kit.responses import ERRORS, THROTTLED
 from benchdash.kit.validation import Int4
 
+SIGN_IN_WARNING = "auth.sign_in_warning"
 router = APIRouter(prefix="/api/v1/auth", tags=["auth"], responses=ERRORS)
 
 
@@ -47,9 +51,16 @@ def login(
     response: Response,
 ) -> UserRead:
     """Check the password (throttled), start a session and set its cookie."""
-    attempt = throttle.keys(body.username, request.client.host if request.client else None)
+    address = request.client.host if request.client else None
+    attempt = throttle.keys(body.username, address)
     with new_session() as own:  # counted and committed even when the password is wrong
-        throttle.admit(session=own, attempt_keys=attempt)
+        if throttle.admit(session=own, attempt_keys=attempt) == throttle.CEILING:
+            audit_service.record(
+                session=own, actor="system", action=SIGN_IN_WARNING,
+                target=throttle.user_key(body.username),
+                detail={"attempts": throttle.CEILING, "window_s": throttle.WINDOW_S,
+                        "address": address},
+            )  # fmt: skip
     user = auth_service.authenticate(
         session=session, username=body.username, password=body.password
     )
@@ -61,10 +72,34 @@ def login(
         max_age=SESSION_MAX_AGE,
         httponly=True,
         samesite="strict",
-        secure=get_settings().environment == "production",
+        # Over HTTPS (directly or from a trusted proxy) always; in production even when not.
+        secure=request.url.scheme == "https" or get_settings().environment == "production",
         path="/",
     )
     return UserRead(username=user.username, is_admin=user.is_admin)
+
+
+@router.get("/sign-in-warnings", response_model=list[SignInWarning])
+def sign_in_warnings(session: SessionDep, principal: OptionalPrincipal) -> list[SignInWarning]:
+    """Accounts that saw CEILING sign-in attempts within the throttle window, newest first:
+    someone is guessing (nobody is locked out; each address waits on its own) (admin)."""
+    admin.require_admin(principal)
+    events = session.scalars(
+        select(AuditEvent)
+        .where(AuditEvent.action == SIGN_IN_WARNING)
+        .order_by(AuditEvent.id.desc())
+        .limit(200)
+    )
+    return [
+        SignInWarning(
+            at=e.at,
+            username=e.target.removeprefix("user:"),
+            attempts=e.detail["attempts"],
+            window_s=e.detail["window_s"],
+            last_address=e.detail.get("address"),
+        )
+        for e in events
+    ]
 
 
 @router.post("/logout", status_code=204)

@@ -15,6 +15,16 @@ class LoginIn(BaseModel):
     password: SafeStr = Field(min_length=1, max_length=1000)
 
 
+class SignInWarning(BaseModel):
+    """An account that saw the throttle's ceiling of sign-in attempts within its window."""
+
+    at: datetime
+    username: str
+    attempts: int
+    window_s: float
+    last_address: str | None = Field(description="The address of the attempt that reached it")
+
+
 class UserRead(BaseModel):
     """The signed-in user."""
 

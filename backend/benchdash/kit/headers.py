@@ -12,6 +12,9 @@ One policy for the whole origin, since the UI, the API docs and the API share it
 - `img-src 'self' data:`: the favicon and Swagger UI's icons are `data:` images.
 - `frame-ancestors 'none'` (and `X-Frame-Options: DENY` for browsers that predate it): no
   page of ours inside another site's frame (clickjacking).
+- `Strict-Transport-Security` on every answer to a request that arrived over HTTPS, directly or
+  from a trusted proxy (BENCHDASH_TRUSTED_PROXIES; the outer middleware sets the scheme): the
+  browser then never tries plain HTTP for this host again. Never over HTTP (RFC 6797 §7.2).
 """
 
 from __future__ import annotations
@@ -42,7 +45,8 @@ HEADERS: list[tuple[bytes, bytes]] = [
     (b"referrer-policy", b"same-origin"),
     (b"cross-origin-opener-policy", b"same-origin"),
 ]
-_NAMES = {name for name, _ in HEADERS}
+HSTS = (b"strict-transport-security", b"max-age=31536000")  # one year; no includeSubDomains
+_NAMES = {name for name, _ in HEADERS} | {HSTS[0]}
 
 
 class SecurityHeaders:
@@ -59,7 +63,8 @@ class SecurityHeaders:
         async def send_with_headers(message: Message) -> None:
             if message["type"] == "http.response.start":
                 kept = [(k, v) for k, v in message.get("headers", []) if k.lower() not in _NAMES]
-                message = {**message, "headers": [*kept, *HEADERS]}
+                extra = [HSTS] if scope.get("scheme") == "https" else []
+                message = {**message, "headers": [*kept, *HEADERS, *extra]}
             await send(message)
 
         await self.app(scope, receive, send_with_headers)

@@ -12,6 +12,7 @@ import hashlib
 import hmac
 import json
 import smtplib
+import ssl
 import time
 from dataclasses import dataclass
 from email.message import EmailMessage
@@ -20,13 +21,20 @@ from typing import Any
 import httpx
 
 from benchdash import __version__
-from benchdash.config import Settings
+from benchdash.config import Settings, smtp_tls_mode
 from benchdash.notify import targets
 from benchdash.notify.states import Channel
 
 
 class DeliveryError(Exception):
     """The receiver did not take it (worth another try)."""
+
+
+class PermanentFailure(DeliveryError):
+    """The receiver said no for good (a 4xx but 408 and 429): not tried again."""
+
+
+RETRYABLE_4XX = (408, 429)  # timeout and too many requests: try again later
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -69,6 +77,8 @@ def _post(url: str, content: bytes, headers: dict[str, str], settings: Settings)
             r = client.post(url, content=content, headers=headers, extensions=extensions)
     except httpx.HTTPError as e:
         raise DeliveryError(f"{type(e).__name__}: {e}") from None
+    if 400 <= r.status_code < 500 and r.status_code not in RETRYABLE_4XX:
+        raise PermanentFailure(f"HTTP {r.status_code} (permanent, not retried): {r.text[:200]}")
     if not 200 <= r.status_code < 300:
         raise DeliveryError(f"HTTP {r.status_code}: {r.text[:200]}")
 
@@ -83,17 +93,26 @@ def _email(out: Outgoing, settings: Settings) -> None:
     msg["Message-ID"] = f"<{out.delivery_id}@benchdash>"  # the delivery id: dedup by it
     msg["Benchdash-Delivery"] = out.delivery_id
     msg.set_content(out.body["text"] + f"\n\n-- \nbenchdash · delivery {out.delivery_id}\n")
+    mode = smtp_tls_mode(settings)
+    host, port, timeout = settings.smtp_host, settings.smtp_port, settings.notify_timeout_s
     try:
-        with smtplib.SMTP(
-            settings.smtp_host, settings.smtp_port, timeout=settings.notify_timeout_s
-        ) as smtp:
-            if settings.smtp_starttls:
-                smtp.starttls()
+        # Certificate and host name checked (Python's smtplib checks neither without a context).
+        context = ssl.create_default_context(
+            cafile=str(settings.smtp_ca_file) if settings.smtp_ca_file else None
+        )
+        smtp = (
+            smtplib.SMTP_SSL(host, port, timeout=timeout, context=context)
+            if mode == "implicit"
+            else smtplib.SMTP(host, port, timeout=timeout)
+        )
+        with smtp:
+            if mode == "starttls":
+                smtp.starttls(context=context)
             if settings.smtp_username:
                 smtp.login(settings.smtp_username, settings.smtp_password or "")
             smtp.send_message(msg)
-    except (OSError, smtplib.SMTPException) as e:
-        raise DeliveryError(f"SMTP: {type(e).__name__}: {e}") from None
+    except (OSError, smtplib.SMTPException) as e:  # ssl errors are OSErrors
+        raise DeliveryError(f"SMTP ({mode}): {type(e).__name__}: {e}") from None
 
 
 def send(out: Outgoing, settings: Settings) -> None:

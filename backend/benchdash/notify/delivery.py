@@ -67,6 +67,8 @@ def attempt(*, sessions: SessionMaker, delivery_id: uuid.UUID, settings: Setting
     refused = False
     try:
         channels.send(prepared, settings)
+    except channels.PermanentFailure as e:  # 4xx but 408/429: the receiver said no for good
+        error, refused = str(e), True
     except channels.DeliveryError as e:
         error = str(e)
     except targets.TargetRefused as e:  # not tried again: the address will not become public

@@ -52,9 +52,18 @@ def _public_target(url: str) -> None:
         ) from None
 
 
+def _mail_configured(field: str) -> None:
+    """422 for an e-mail subscription while this server has no SMTP server to send it by."""
+    if not get_settings().smtp_host:
+        msg = "e-mail is not configured on this server (BENCHDASH_SMTP_HOST): ask its operator"
+        raise InvalidInput(msg, errors=[{"loc": ["body", field], "msg": msg}])
+
+
 def create(*, session: Session, body: SubscriptionCreate, by: str) -> SubscriptionCreated:
     """Store a subscription; a webhook gets a fresh signing secret, returned this once."""
     system = system_service.get_by_slug(session=session, slug=body.system)
+    if body.channel == Channel.EMAIL:
+        _mail_configured("channel")
     if body.channel in (Channel.WEBHOOK, Channel.SLACK):
         _public_target(body.target)
     shown_secret: str | None = None
@@ -90,6 +99,7 @@ def create(*, session: Session, body: SubscriptionCreate, by: str) -> Subscripti
 def create_mine(*, session: Session, body: MySubscriptionCreate, owner: str) -> SubscriptionRead:
     """A signed-in user's own subscription: e-mail to the address they give, owned by them."""
     system = system_service.get_by_slug(session=session, slug=body.system)
+    _mail_configured("address")
     sub = Subscription(
         system_id=system.id,
         branch=body.branch,

@@ -48,7 +48,7 @@ def test_a_signed_webhook_is_verified_by_its_receiver(world: Live) -> None:
     world.fail_run(7)
     with delivering(world, _settings()):
         good.wait_for(1)
-        until(lambda: len(bad.rejected) >= 2)  # refused, and tried again
+        until(lambda: any(d.status == "failed" for d in world.deliveries()))
     delivered, refused = world.deliveries()
     if refused.status == "delivered":
         delivered, refused = refused, delivered
@@ -57,10 +57,38 @@ def test_a_signed_webhook_is_verified_by_its_receiver(world: Live) -> None:
     assert body["run"]["id"] == 7 and "heartbeats" in body["text"]
     assert delivered.status == "delivered" and delivered.attempts == 1
     assert good.rejected == [] and good.duplicates == []
-    assert refused.status == "retrying" and (refused.last_error or "").startswith("HTTP 401")
+    assert refused.status == "failed" and (refused.last_error or "").startswith("HTTP 401")
+    assert refused.attempts == 1 and len(bad.rejected) == 1  # a 4xx is not tried again
     assert bad.handled == {}
     for s in servers:
         s.shutdown()
+
+
+@pytest.mark.parametrize("status", [410, 404, 400])
+def test_a_permanent_refusal_is_tried_once_and_says_so(world: Live, status: int) -> None:
+    gone = Receiver(fail_first=5, fail_status=status)
+    server = serve(gone)
+    world.subscribe("webhook", gone.url, SECRET)
+    world.fail_run(8)
+    with delivering(world, _settings()):
+        until(lambda: world.deliveries()[0].status == "failed")
+        time.sleep(1.0)  # any retry (0.2 s backoff) would have come by now
+    (d,) = world.deliveries()
+    assert d.attempts == 1 and len(gone.requests) == 1
+    assert (d.last_error or "").startswith(f"HTTP {status} (permanent, not retried)")
+    server.shutdown()
+
+
+def test_429_is_retried_until_taken(world: Live) -> None:
+    busy = Receiver(fail_first=1, fail_status=429)
+    server = serve(busy)
+    world.subscribe("webhook", busy.url, SECRET)
+    world.fail_run(9)
+    with delivering(world, _settings()):
+        busy.wait_for(1)
+        until(lambda: world.deliveries()[0].status == "delivered")
+    assert world.deliveries()[0].attempts == 2
+    server.shutdown()
 
 
 def test_a_receiver_answering_500_three_times_is_retried_until_it_succeeds(world: Live) -> None:
@@ -118,7 +146,9 @@ def test_an_email_reaches_a_local_smtp_server(world: Live) -> None:
     try:
         world.subscribe("email", "ops@example.test")
         world.fail_run(10)
-        settings = _settings(smtp_host="127.0.0.1", smtp_port=port, smtp_from="bd@example.test")
+        settings = _settings(
+            smtp_host="127.0.0.1", smtp_port=port, smtp_from="bd@example.test", smtp_tls="off"
+        )
         with delivering(world, settings):
             until(lambda: world.deliveries()[0].status == "delivered")
     finally:

@@ -75,6 +75,7 @@ export async function startServer(opts: {
     BENCHDASH_ADMIN_PASSWORD: opts.admin.password,
     BENCHDASH_FRONTEND_DIST: opts.dist,
     BENCHDASH_NOTIFY_ALLOW_PRIVATE: "1", // the notification specs' receivers listen on 127.0.0.1
+    BENCHDASH_SMTP_HOST: "127.0.0.1", // e-mail subscriptions are refused without an SMTP server
   };
   await cli(["migrate"], env);
   const port = await freePort();
