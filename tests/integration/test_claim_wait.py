@@ -64,7 +64,7 @@ def test_a_waiting_claim_gets_the_run_queued_meanwhile_holding_no_transaction(ap
     run = post(api, "/api/v1/runs", {"system": SYSTEM, "ref": "HEAD", "profile": "quick"})
     waiting.join(timeout=5)  # generous for a NOTIFY, shorter than its 10 s look without one
     assert not waiting.is_alive(), "the claim was not answered after the run was queued"
-    assert got == [(200, {"run_id": run["id"], "reason": None})]
+    assert got == [(200, {"run_id": run["id"], "reason": None, "source_url": None})]
     post(api, f"/api/v1/runs/{run['id']}/report", {"status": "cancelled"})  # frees the host
 
 
@@ -74,7 +74,7 @@ def test_an_empty_wait_answers_no_run_at_its_end(api: Api) -> None:
     t0 = time.monotonic()
     _claim(api, headers, 1.5, got, host="lp-2")
     assert time.monotonic() - t0 >= 1.4, "it did wait"
-    assert got == [(200, {"run_id": None, "reason": None})]
+    assert got == [(200, {"run_id": None, "reason": None, "source_url": None})]
     live = httpx.post(
         f"{api.url}/api/v1/systems/{SYSTEM}/agents/heartbeat",
         json={"name": "lp-2/2", "host": "lp-2"},
