@@ -1,4 +1,6 @@
-import { Link, NavLink, Outlet } from "react-router";
+import clsx from "clsx";
+import { useState } from "react";
+import { Link, NavLink, Outlet, useLocation } from "react-router";
 import styles from "@/app/Layout.module.css";
 import { Banner } from "@/components/ui/Banner";
 import { useMe } from "@/features/auth/api/getMe";
@@ -8,11 +10,21 @@ import { SessionContext } from "@/lib/session";
 
 const navClass = ({ isActive }: { isActive: boolean }) => (isActive ? styles.active : undefined);
 
+/** The menu is open for one page: following a link (a new location) closes it. */
+function useMenu() {
+  const location = useLocation();
+  const [openAt, setOpenAt] = useState<string | null>(null);
+  const here = location.key;
+  const open = openAt === here;
+  return { open, toggle: () => setOpenAt(open ? null : here) };
+}
+
 /** The app shell: top bar, the API-down banner, and the signed-in user for every page below. */
 export function Layout() {
   const apiDown = useApiDown();
   const me = useMe();
   const user = me.data ?? null;
+  const menu = useMenu();
   return (
     <SessionContext value={user}>
       <header className={styles.topbar}>
@@ -22,31 +34,43 @@ export function Layout() {
           </svg>
           benchdash
         </Link>
-        <nav className={styles.nav}>
-          <NavLink to="/" end className={navClass}>
-            Overview
-          </NavLink>
-          <NavLink to="/runs" className={navClass}>
-            Runs
-          </NavLink>
-          <NavLink to="/alerts" className={navClass}>
-            Alerts
-          </NavLink>
-          <NavLink to="/compare" className={navClass}>
-            Compare
-          </NavLink>
-          {user ? (
-            <NavLink to="/notifications" className={navClass}>
-              Notifications
+        {/* Under 860 px the links and the user fold into this button's panel (CSS decides). */}
+        <button
+          type="button"
+          className={styles.menuButton}
+          aria-expanded={menu.open}
+          aria-controls="site-menu"
+          onClick={menu.toggle}
+        >
+          Menu
+        </button>
+        <div id="site-menu" className={clsx(styles.menu, menu.open && styles.open)}>
+          <nav className={styles.nav} aria-label="Main">
+            <NavLink to="/" end className={navClass}>
+              Overview
             </NavLink>
-          ) : null}
-          {user?.is_admin ? (
-            <NavLink to="/admin" className={navClass}>
-              Admin
+            <NavLink to="/runs" className={navClass}>
+              Runs
             </NavLink>
-          ) : null}
-        </nav>
-        <UserMenu user={user} pending={me.isPending} />
+            <NavLink to="/alerts" className={navClass}>
+              Alerts
+            </NavLink>
+            <NavLink to="/compare" className={navClass}>
+              Compare
+            </NavLink>
+            {user ? (
+              <NavLink to="/notifications" className={navClass}>
+                Notifications
+              </NavLink>
+            ) : null}
+            {user?.is_admin ? (
+              <NavLink to="/admin" className={navClass}>
+                Admin
+              </NavLink>
+            ) : null}
+          </nav>
+          <UserMenu user={user} pending={me.isPending} />
+        </div>
       </header>
       {apiDown ? (
         <Banner tone="error" wide testId="api-down">

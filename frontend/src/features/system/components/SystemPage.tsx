@@ -9,10 +9,10 @@ import { useSystem } from "@/features/system/api/getSystem";
 import { useSystemRuns } from "@/features/system/api/getSystemRuns";
 import { BenchmarkGrid, BenchmarkGroup } from "@/features/system/components/BenchmarkGroup";
 import { SeriesBoard } from "@/features/system/components/SeriesBoard";
+import { FilterBar } from "@/features/system/components/FilterBar";
 import { SeriesControls } from "@/features/system/components/SeriesControls";
 import { SystemFilters } from "@/features/system/components/SystemFilters";
 import { SystemHeader } from "@/features/system/components/SystemHeader";
-import styles from "@/features/system/components/SystemPage.module.css";
 import { focusedBenchmark, sortBenchmarks } from "@/features/system/hooks/benchmarks";
 import { usePageReady } from "@/features/system/hooks/pageReady";
 import { timeWindow, type SystemSearch } from "@/features/system/hooks/useSystemSearch";
@@ -60,6 +60,13 @@ function Charts({
       focusMetric={b.id === focusId ? search.metric : null}
     />
   ));
+}
+
+/** The compact bar's words: which branch, testbed, profile and time range the charts show. */
+function filterSummary(s: SystemSearch): string {
+  const range =
+    s.from || s.to ? `${s.from ?? "…"} – ${s.to ?? "…"}` : s.range === "all" ? "all time" : s.range;
+  return [s.branch, s.testbed ?? "latest testbed", s.profile, range].filter(Boolean).join(" · ");
 }
 
 type BaseKey = ReturnType<typeof useBaseKey>;
@@ -115,7 +122,7 @@ export function SystemPage({ slug, search, onSearch }: SystemPageProps) {
   return (
     <Page>
       <SystemHeader system={system.data} />
-      <div className={styles.toolbar}>
+      <FilterBar summary={filterSummary(search)}>
         <SystemFilters
           system={system.data}
           profiles={profiles}
@@ -126,7 +133,7 @@ export function SystemPage({ slug, search, onSearch }: SystemPageProps) {
         />
         {single ? null : <SeriesControls batch={batch.data} search={search} onSearch={onSearch} />}
         <VerdictLegend />
-      </div>
+      </FilterBar>
       {single ? (
         <Charts system={system.data} base={base} search={search} />
       ) : (
