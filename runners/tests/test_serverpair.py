@@ -26,7 +26,9 @@ port, delay, pids = int(sys.argv[1]), float(sys.argv[2]), sys.argv[3]
 if port < 0:
     print("cannot bind: bad port", flush=True)
     raise SystemExit(7)
-helper = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(600)"])
+# the helper sleeps until its parent is gone (a test that never stops the server leaves nothing)
+WATCH = "import os, time\\nppid = os.getppid()\\nwhile os.getppid() == ppid: time.sleep(0.1)"
+helper = subprocess.Popen([sys.executable, "-c", WATCH])
 for pid in (os.getpid(), helper.pid):
     open(os.path.join(pids, str(pid)), "w").close()
 time.sleep(delay)

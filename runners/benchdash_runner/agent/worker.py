@@ -154,11 +154,13 @@ def heartbeats(
     stop: threading.Event,
     busy: threading.Event,
 ) -> None:
-    """Tell the API every HEARTBEAT_S that this agent is online while it runs a benchmark, until
-    `stop` (idle, its held ask for work says so)."""
+    """Tell the API that this agent is online once at its start, then every HEARTBEAT_S while it
+    runs a benchmark, until `stop` (idle, its held ask for work says so)."""
+    first = True
     try:
         while True:
-            if busy.is_set() or settings.wait_s <= 0:
+            if first or busy.is_set() or settings.wait_s <= 0:
+                first = False
                 try:
                     api.heartbeat(system, settings.name, settings.host_id)
                 except ApiError as exc:  # the API may be restarting: the next one will do
