@@ -42,7 +42,12 @@ def test_api_replicas_run_the_api_reading_from_the_standby() -> None:
         env = dict(replica["environment"])
         read_url = env.pop("BENCHDASH_DATABASE_READ_URL")
         pool = int(env.pop("BENCHDASH_DB_POOL_SIZE"))
-        assert env == api["environment"], name  # the same settings, these two added
+        proxies = env.pop("BENCHDASH_TRUSTED_PROXIES").split(",")
+        base = dict(api["environment"])
+        base.pop("BENCHDASH_TRUSTED_PROXIES")
+        assert env == base, name  # the same settings; these three added or set
+        # behind the profile's nginx: the Compose networks are the proxies to trust
+        assert proxies == ["172.16.0.0/12", "192.168.0.0/16"], name
         assert read_url.startswith("postgresql://") and "@db-replica:5432/" in read_url
         assert 2 * 4 * pool <= 100 - 20  # PostgreSQL's default max_connections, `api` beside
         assert replica["depends_on"]["db-replica"]["condition"] == "service_healthy"
