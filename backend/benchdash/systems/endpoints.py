@@ -150,8 +150,10 @@ def update_settings(
 def read_source(
     slug: SlugPath, session: SessionDep, principal: OptionalPrincipal
 ) -> source.SourceView:
-    """The system's git source and followed branches; the webhook secret only as set (admin)."""
-    auth_service.require(principal, "admin", slug)
+    """The system's git source and followed branches; the webhook secret only as set (admin;
+    or the system's agents, which clone it and read a project's benchdash.toml from it)."""
+    if principal is None or not principal.may("agent", slug):
+        auth_service.require(principal, "admin", slug)
     return source.view(system_service.get_by_slug(session=session, slug=slug))
 
 
@@ -160,7 +162,8 @@ def update_source(
     slug: SlugPath, body: source.SourceUpdate, session: SessionDep, principal: OptionalPrincipal
 ) -> source.SourceView:
     """Set the git URL agents clone, the branches whose pushes queue runs and the webhook
-    secret (admin, audited; the secret is never returned)."""
+    secret (admin, audited; the secret is never returned). A new slug is a new system: its
+    agents then register the benchdash.toml of its repository."""
     who = auth_service.require(principal, "admin", slug)
-    system = system_service.get_by_slug(session=session, slug=slug)
+    system = system_service.ensure_system(session=session, slug=slug)
     return source.set_source(session=session, system=system, body=body, by=who.name)

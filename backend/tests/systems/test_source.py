@@ -52,12 +52,23 @@ def test_an_admin_sets_the_source_and_never_sees_the_secret_again(
     assert r.json()["hook_secret_set"] is False
 
 
-def test_only_admins_read_or_set_the_source(client: TestClient, session: Session) -> None:
-    _registered(client, session)
+def test_only_admins_set_the_source_and_admins_or_its_agents_read_it(
+    client: TestClient, session: Session
+) -> None:
+    admin = _registered(client, session)
     upload = auth(token(session, "cachex"))
     body = {"source_url": "file:///srv/git/cachex.git"}
     assert client.put("/api/v1/systems/cachex/source", json=body, headers=upload).status_code == 403
     assert client.get("/api/v1/systems/cachex/source", headers=upload).status_code == 403
+    assert client.put("/api/v1/systems/cachex/source", json=body, headers=admin).is_success
+    agent = auth(token(session, "cachex", scope="agent"))
+    assert (
+        client.get("/api/v1/systems/cachex/source", headers=agent).json()["source_url"]
+        == (body["source_url"])
+    )
+    assert client.put("/api/v1/systems/cachex/source", json=body, headers=agent).status_code == 403
+    other = auth(token(session, "relay", scope="agent"))
+    assert client.get("/api/v1/systems/cachex/source", headers=other).status_code == 403
     assert client.get("/api/v1/systems/cachex/source").status_code in (401, 403)
 
 
@@ -88,8 +99,18 @@ def test_a_url_agents_cannot_clone_is_refused_with_nothing_changed(
     )
     assert r.status_code == 422
     assert client.get("/api/v1/systems/cachex/source", headers=admin).json() == before
-    r = client.put("/api/v1/systems/nosuch/source", json=good, headers=admin)
-    assert r.status_code == 404
+
+
+def test_a_source_for_a_new_slug_makes_the_system(client: TestClient, session: Session) -> None:
+    """A project is registered by naming its repository; its agents register its manifest."""
+    admin = auth(token(session, scope="admin"))
+    body = {"source_url": "https://github.com/acme/newproj.git", "hook_secret": SECRET}
+    r = client.put("/api/v1/systems/newproj/source", json=body, headers=admin)
+    assert r.status_code == 200 and r.json()["slug"] == "newproj", r.text
+    assert client.get("/api/v1/systems/newproj").json()["slug"] == "newproj"
+    r = client.put("/api/v1/systems/NoSuch!/source", json=body, headers=admin)
+    assert r.status_code == 422
+    assert session.scalar(select(System).where(System.slug == "NoSuch!")) is None
 
 
 def test_a_claimed_run_carries_the_source_url_agents_fetch_from(

@@ -1055,13 +1055,15 @@ export interface paths {
         };
         /**
          * Read Source
-         * @description The system's git source and followed branches; the webhook secret only as set (admin).
+         * @description The system's git source and followed branches; the webhook secret only as set (admin;
+         *     or the system's agents, which clone it and read a project's benchdash.toml from it).
          */
         get: operations["systems-read_source"];
         /**
          * Update Source
          * @description Set the git URL agents clone, the branches whose pushes queue runs and the webhook
-         *     secret (admin, audited; the secret is never returned).
+         *     secret (admin, audited; the secret is never returned). A new slug is a new system: its
+         *     agents then register the benchdash.toml of its repository.
          */
         put: operations["systems-update_source"];
         post?: never;

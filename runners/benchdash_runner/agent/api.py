@@ -111,3 +111,8 @@ class AgentApi:
         """Answer a `revlist` task: the range's commits (or an error); completes the task."""
         data: dict[str, Any] = self._call("POST", f"/api/v1/runs/{run_id}/commits", body)
         return data
+
+    def source(self, system: str) -> dict[str, Any]:
+        """The system's source (URL, default branch), as an admin set it."""
+        data: dict[str, Any] = self._call("GET", f"/api/v1/systems/{system}/source")
+        return data

@@ -12,8 +12,9 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from benchdash_runner.agent import project
 from benchdash_runner.agent.api import AgentApi, ApiError
-from benchdash_runner.agent.manifest import Manifest
+from benchdash_runner.agent.manifest import Manifest, ManifestError
 from benchdash_runner.agent.source import SourceError, checkout, checkout_source, mirror, revlist
 from benchdash_runner.agent.supervisor import AgentSettings, Clocks, Supervisor
 from benchdash_runner.childenv import child_env
@@ -109,6 +110,15 @@ def _run(
     except SourceError as exc:
         api.report(run_id, status="failed", message=str(exc), lines=[str(exc)])
         return "failed"
+    if manifest.project:  # the commit's own benchdash.toml says how it is benchmarked
+        try:
+            manifest = project.for_checkout(cwd, manifest.system, sha)
+            if profile not in manifest.profiles:
+                known = ", ".join(sorted(manifest.profiles))
+                raise ManifestError(f"benchdash.toml has no profile {profile!r} (has: {known})")
+        except ManifestError as exc:
+            api.report(run_id, status="failed", message=str(exc), lines=[str(exc)])
+            return "failed"
     out = settings.workdir / "out" / f"run-{run_id}"
     out.mkdir(parents=True, exist_ok=True)
     argv = [*manifest.command, "--profile", profile, "--out", str(out)]

@@ -25,6 +25,7 @@ class Manifest:
     cron_profile: str
     raw: dict[str, Any]
     pass_env: tuple[str, ...] = ()  # [driver] pass_env: further variables the driver reads
+    project: bool = False  # from the source's benchdash.toml: each run reads its commit's
 
     def time_limit(self, profile: str) -> float:
         """Seconds a run of `profile` may take before it is timed out."""

@@ -36,6 +36,7 @@ class AgentSettings:
     kill_grace_s: float = 2.0
     poll_s: float = 1.0  # the least time between two asks for work
     wait_s: float = 30.0  # how long the API may hold an ask while there is no work (long poll)
+    source_url: str | None = None  # a project's source, when a claim does not name one
 
 
 @dataclass

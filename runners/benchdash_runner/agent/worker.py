@@ -25,9 +25,10 @@ from pathlib import Path
 from types import FrameType
 from typing import Any
 
+from benchdash_runner.agent import project
 from benchdash_runner.agent.api import AgentApi, ApiError
 from benchdash_runner.agent.execute import AgentSettings, execute
-from benchdash_runner.agent.manifest import Manifest, ManifestError, load
+from benchdash_runner.agent.manifest import Manifest, ManifestError
 from benchdash_runner.childenv import hide_own_environment
 
 FIRST_BACKOFF_S, MAX_BACKOFF_S = 1.0, 30.0
@@ -38,7 +39,16 @@ log = logging.getLogger("benchdash.runner")
 def parser() -> argparse.ArgumentParser:
     """Command-line options; every one also reads an environment variable."""
     p = argparse.ArgumentParser(prog="benchdash-runner", description=__doc__)
-    p.add_argument("--system", required=True, help="system slug (runners/<system>/runner.toml)")
+    p.add_argument(
+        "--system",
+        required=True,
+        help="system slug (runners/<system>/runner.toml, else the benchdash.toml of its source)",
+    )
+    p.add_argument(
+        "--source",
+        default=os.environ.get("BENCHDASH_SOURCE_URL") or None,
+        help="a project's git URL (default: the system's source, as the API has it)",
+    )
     p.add_argument("--repo", type=Path, default=Path(os.environ.get("BENCHDASH_REPO", ".")))
     p.add_argument("--api", default=os.environ.get("BENCHDASH_URL", "http://127.0.0.1:8000"))
     p.add_argument("--token", default=os.environ.get("BENCHDASH_TOKEN"))
@@ -64,26 +74,25 @@ def main(argv: list[str] | None = None) -> int:
         print("benchdash-runner: set BENCHDASH_TOKEN (scopes agent + upload)", file=sys.stderr)
         return 1
     repo = args.repo.resolve()
+    workdir = (args.workdir or repo / ".data" / "agents" / args.system).resolve()
+    api = AgentApi(args.api, args.token)
     try:
-        manifest = load(repo, args.system)
-    except ManifestError as exc:
-        print(f"benchdash-runner: {exc}", file=sys.stderr)
+        manifest, source_url = project.at_start(api, repo, args.system, workdir, args.source)
+        api.register(args.system, _jsonable(manifest.raw))
+    except (ManifestError, ApiError) as exc:
+        print(f"benchdash-runner: cannot register {args.system}: {exc}", file=sys.stderr)
+        api.close()
         return 1
     settings = AgentSettings(
         repo=repo,
-        workdir=(args.workdir or repo / ".data" / "agents" / args.system).resolve(),
+        workdir=workdir,
         host_id=args.host_id,
         name=f"{socket.gethostname()}/{os.getpid()}",
         heartbeat_s=args.heartbeat,
         poll_s=args.poll,
         wait_s=args.wait,
+        source_url=source_url,
     )
-    api = AgentApi(args.api, args.token)
-    try:
-        api.register(args.system, _jsonable(manifest.raw))
-    except ApiError as exc:
-        print(f"benchdash-runner: cannot register {args.system}: {exc}", file=sys.stderr)
-        return 1
     log.info("agent %s for %s on host %s", settings.name, args.system, settings.host_id)
     stopping, busy = threading.Event(), threading.Event()
     beats = threading.Thread(
@@ -137,7 +146,7 @@ def work(
                 api=api,
                 manifest=manifest,
                 settings=settings,
-                source_url=got.source_url,
+                source_url=got.source_url or settings.source_url,
             )
         except ApiError as exc:  # the reaper fails the run if it stays silent
             log.warning("run %s: the API could not be reached: %s", got.run_id, exc)
