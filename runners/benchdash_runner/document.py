@@ -19,7 +19,7 @@ from benchdash_runner.sampling import TooLarge, fit, spread
 
 SCHEMA = "benchdash/v1"
 DIRECTIONS = ("higher_is_better", "lower_is_better")
-TRIGGERS = ("ci", "manual", "schedule", "web", "rerun", "bisect", "demo")
+TRIGGERS = ("ci", "manual", "schedule", "web", "rerun", "bisect", "demo", "push")
 RUN_STRING_FIELDS = (
     "external_id",
     "commit",

@@ -89,3 +89,15 @@ def test_dumps_refuses_nan_and_counts() -> None:
     doc["results"][0]["metrics"][0]["value"] = math.nan
     with pytest.raises(ValueError):
         document.dumps(doc)
+
+
+def test_the_triggers_are_the_servers() -> None:
+    """A run a push webhook queued is uploaded with trigger `push`: the client knows every
+    trigger the server's schema does (a client refusing one failed every push run)."""
+    import json
+    from pathlib import Path
+
+    schema = Path(__file__).resolve().parents[1] / "schema" / "result.schema.json"
+    enum = json.loads(schema.read_text())["$defs"]["RunTrigger"]["enum"]
+    assert sorted(document.TRIGGERS) == sorted(enum)
+    document.build(system="s", results=[result()], run={"trigger": "push"})
