@@ -94,6 +94,12 @@ class Settings(BaseSettings):
         True, description="Deliver notifications from this API process (procrastinate queue)"
     )
     notify_max_attempts: int = Field(12, ge=1, le=50, description="Tries per notification")
+    notify_pause_after: int = Field(
+        5,
+        ge=0,
+        le=1000,
+        description="Pause a subscription after this many failed deliveries in a row (0: never)",
+    )
     notify_backoff_s: float = Field(
         2.0, gt=0, description="First retry after this long, doubling each time"
     )

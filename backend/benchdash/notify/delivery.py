@@ -10,10 +10,10 @@ from sqlalchemy import select
 
 from benchdash.config import Settings
 from benchdash.db import SessionMaker, utcnow
-from benchdash.notify import channels, targets
+from benchdash.notify import channels, pause, targets
 from benchdash.notify import secrets as secret_box
 from benchdash.notify.models import Delivery, Subscription
-from benchdash.notify.states import Channel, DeliveryStatus
+from benchdash.notify.states import Channel, DeliveryStatus, Event
 
 DONE = (DeliveryStatus.DELIVERED, DeliveryStatus.FAILED)
 
@@ -32,6 +32,10 @@ def _prepare(sessions: SessionMaker, delivery_id: uuid.UUID) -> tuple[channels.O
         delivery, sub = row
         if delivery.status in DONE:
             return delivery.status, delivery.attempts
+        if sub.paused_reason is not None and delivery.event != Event.TEST:
+            delivery.status = DeliveryStatus.FAILED
+            delivery.last_error = pause.NOT_SENT.format(reason=sub.paused_reason)
+            return DeliveryStatus.FAILED, delivery.attempts
         delivery.attempts += 1
         delivery.status = DeliveryStatus.SENDING
         delivery.last_attempt_at = utcnow()
@@ -74,8 +78,11 @@ def attempt(*, sessions: SessionMaker, delivery_id: uuid.UUID, settings: Setting
     except targets.TargetRefused as e:  # not tried again: the address will not become public
         error, refused = f"refused: {e}", True
     with sessions() as session:
+        # The subscription's row first, then the delivery's: the order a delete cascades in.
+        sub_id = session.scalar(select(Delivery.subscription_id).where(Delivery.id == delivery_id))
+        sub = None if sub_id is None else pause.lock(session, sub_id)
         delivery = session.get(Delivery, delivery_id, with_for_update=True)
-        if delivery is None:
+        if delivery is None or sub is None:
             return "gone"
         if error is None:
             delivery.status, delivery.delivered_at = DeliveryStatus.DELIVERED, utcnow()
@@ -85,6 +92,8 @@ def attempt(*, sessions: SessionMaker, delivery_id: uuid.UUID, settings: Setting
             last = refused or attempts >= settings.notify_max_attempts
             delivery.status = DeliveryStatus.FAILED if last else DeliveryStatus.RETRYING
         status = delivery.status
+        if status in DONE:  # the subscription's run of failures grows or ends
+            pause.record(session=session, sub=sub, error=error, settings=settings)
     if status == DeliveryStatus.RETRYING:
         raise channels.DeliveryError(f"attempt {attempts}: {error}")
     return status

@@ -15,7 +15,7 @@ from benchdash.kit import paths  # noqa: F401  (registers the `id` path converto
 from benchdash.kit.errors import Forbidden
 from benchdash.kit.responses import ERRORS
 from benchdash.kit.validation import INT4_MAX
-from benchdash.notify import service
+from benchdash.notify import pause, service
 from benchdash.notify.schemas import (
     DeliveryRead,
     MySubscriptionCreate,
@@ -85,6 +85,17 @@ def send_test(
     """Queue a test notification to this subscription (its owner or an admin); see its log."""
     who = _manager(principal, *service.owner_of(session=session, subscription_id=subscription_id))
     return service.send_test(session=session, subscription_id=subscription_id, by=who.name)
+
+
+@router.post("/subscriptions/{subscription_id}/resume", response_model=SubscriptionRead)
+def resume_subscription(
+    subscription_id: SubscriptionIdPath, session: SessionDep, principal: OptionalPrincipal
+) -> SubscriptionRead:
+    """Resume a subscription paused for failing (its owner or an admin): its events are queued
+    again and its count of failures starts from zero; 409 when it is not paused."""
+    who = _manager(principal, *service.owner_of(session=session, subscription_id=subscription_id))
+    pause.resume(session=session, subscription_id=subscription_id, by=who.name)
+    return service.read(session=session, subscription_id=subscription_id)
 
 
 @router.get("/subscriptions/{subscription_id}/deliveries", response_model=list[DeliveryRead])

@@ -34,7 +34,10 @@ class Subscription(Base):
     """
 
     __tablename__ = "notify_subscription"
-    __table_args__ = (CheckConstraint(f"channel IN ({sql_in(Channel)})", name="channel_known"),)
+    __table_args__ = (
+        CheckConstraint(f"channel IN ({sql_in(Channel)})", name="channel_known"),
+        CheckConstraint("(paused_at IS NULL) = (paused_reason IS NULL)", name="paused_has_reason"),
+    )
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     system_id: Mapped[int] = mapped_column(ForeignKey("system.id", ondelete="CASCADE"))
@@ -48,6 +51,12 @@ class Subscription(Base):
     owner: Mapped[str | None] = mapped_column(String(120), index=True)
     created_by: Mapped[str] = mapped_column(String(120))
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    # Deliveries that ended `failed` since the last one delivered (`notify.pause`); at
+    # BENCHDASH_NOTIFY_PAUSE_AFTER the subscription is paused: nothing is queued for it (but
+    # "send a test") until it is resumed.
+    consecutive_failures: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    paused_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    paused_reason: Mapped[str | None] = mapped_column(Text)
 
 
 class Delivery(Base):

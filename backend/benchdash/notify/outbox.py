@@ -67,6 +67,7 @@ def _fan_out(*, session: Session, system_id: int, branch: str, payload: dict[str
         select(Subscription.id).where(
             Subscription.system_id == system_id,
             Subscription.events.any(event),
+            Subscription.paused_at.is_(None),  # `notify.pause`: nothing queued until resumed
             or_(Subscription.branch.is_(None), Subscription.branch == branch),
         )
     ).all()

@@ -89,6 +89,17 @@ class SubscriptionRead(SubscriptionBase):
     )
     created_by: str
     created_at: datetime
+    consecutive_failures: int = Field(
+        0, description="Deliveries that ended failed since the last one delivered"
+    )
+    paused_at: datetime | None = Field(
+        None, description="When it was paused for failing (null: deliveries are queued)"
+    )
+    paused_reason: str | None = Field(
+        None,
+        description="Why, in words: 'paused after 5 failed deliveries; last: HTTP 410 from "
+        "hooks.example.com' (resume it once the receiver is fixed)",
+    )
 
 
 class SubscriptionCreated(SubscriptionRead):

@@ -27,6 +27,14 @@ from benchdash.systems import service as system_service
 from benchdash.systems.models import System
 
 
+def read(*, session: Session, subscription_id: int) -> SubscriptionRead:
+    """One subscription as listed."""
+    return _read(
+        session.get_one(Subscription, subscription_id),
+        system_of(session=session, subscription_id=subscription_id),
+    )
+
+
 def _read(sub: Subscription, system: str) -> SubscriptionRead:
     return SubscriptionRead(
         id=sub.id,
@@ -39,6 +47,9 @@ def _read(sub: Subscription, system: str) -> SubscriptionRead:
         owner=sub.owner,
         created_by=sub.created_by,
         created_at=sub.created_at,
+        consecutive_failures=sub.consecutive_failures or 0,
+        paused_at=sub.paused_at,
+        paused_reason=sub.paused_reason,
     )
 
 

@@ -49,11 +49,12 @@ class Live:
             s.flush()
             return sub.id
 
-    def fail_run(self, run_id: int) -> None:
-        """What `runs.lifecycle` writes when a run fails: the outbox rows (committed)."""
+    def fail_run(self, run_id: int) -> int:
+        """What `runs.lifecycle` writes when a run fails: the outbox rows (committed); how
+        many deliveries were queued."""
         run: dict[str, Any] = {"id": run_id, "status": "failed", "ref": "main", "commit": None}
         with self.sessions() as s:
-            outbox.run_failed(
+            return outbox.run_failed(
                 session=s,
                 system_id=self.system_id,
                 branch_id=self.branch_id,

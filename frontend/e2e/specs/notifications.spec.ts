@@ -10,8 +10,11 @@ interface Received {
   body: string;
 }
 
-/** A local webhook receiver that records what arrives (the signature is checked by the test). */
-async function receiver(): Promise<{ server: Server; url: string; got: Received[] }> {
+/** A local webhook receiver that records what arrives (the signature is checked by the test) and
+ * answers `status()` (200 unless the test says otherwise). */
+async function receiver(
+  status: () => number = () => 200,
+): Promise<{ server: Server; url: string; got: Received[] }> {
   const got: Received[] = [];
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -22,7 +25,7 @@ async function receiver(): Promise<{ server: Server; url: string; got: Received[
         signature: String(req.headers["benchdash-signature"] ?? ""),
         body: Buffer.concat(chunks).toString("utf8"),
       });
-      res.writeHead(200).end();
+      res.writeHead(status()).end();
     });
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
@@ -91,6 +94,65 @@ test.describe("notifications", () => {
       // The page after a reload: the secret is gone for good.
       await page.reload();
       await expect(page.getByTestId("signing-secret")).toHaveCount(0);
+      await item.getByRole("button", { name: "Delete" }).click();
+      await expect(item).toHaveCount(0);
+    } finally {
+      hook.server.close();
+    }
+  });
+
+  test("a webhook that keeps answering 410 is paused with its reason; Resume delivers again", async ({
+    page,
+    bench,
+    signIn,
+  }) => {
+    const slug = uniqueSlug("pause");
+    await bench.seedRuns(slug, [
+      {
+        benchmark: "get",
+        metric: "throughput",
+        unit: "req/s",
+        direction: "higher_is_better",
+        values: history(2, 100),
+      },
+    ]);
+    let answer = 410;
+    const hook = await receiver(() => answer);
+    try {
+      await signIn("/notifications");
+      const form = page.getByRole("form", { name: "Add a subscription" });
+      await form.getByLabel("System").selectOption(slug);
+      await form.getByLabel("Channel").selectOption("webhook");
+      await form.getByLabel("Name").fill("gone hook");
+      await form.getByLabel("Webhook URL").fill(hook.url);
+      await form.getByRole("button", { name: "Add subscription" }).click();
+      const item = page.locator("[data-testid^=subscription-]").filter({ hasText: "gone hook" });
+      await expect(item).toContainText(`${slug} · every branch`);
+      await expect(item.getByRole("button", { name: "Resume" })).toHaveCount(0);
+
+      // Five tests refused for good (410: tried once each) pause it (BENCHDASH_NOTIFY_PAUSE_AFTER 5).
+      const rows = item.locator("tbody tr");
+      for (let n = 1; n <= 5; n++) {
+        await item.getByRole("button", { name: "Send a test" }).click();
+        await expect(rows.filter({ hasText: "failed" })).toHaveCount(n, { timeout: 30_000 });
+      }
+      expect(hook.got).toHaveLength(5);
+      await expect(rows.first()).toContainText("HTTP 410 (permanent, not retried)");
+
+      await page.reload(); // the list as it is now
+      const reason = item.locator("[data-testid^=paused-]");
+      await expect(reason).toContainText("paused after 5 failed deliveries; last: HTTP 410 from 127.0.0.1");
+      await expect(item).toContainText("paused");
+
+      answer = 200; // the receiver is fixed; resume, and a test arrives
+      await item.getByRole("button", { name: "Resume" }).click();
+      await expect(reason).toHaveCount(0);
+      await expect(item.getByRole("button", { name: "Resume" })).toHaveCount(0);
+      await item.getByRole("button", { name: "Send a test" }).click();
+      await expect(rows.first()).toContainText("delivered", { timeout: 30_000 });
+      expect(hook.got).toHaveLength(6);
+      await page.reload();
+      await expect(item.locator("[data-testid^=paused-]")).toHaveCount(0);
       await item.getByRole("button", { name: "Delete" }).click();
       await expect(item).toHaveCount(0);
     } finally {

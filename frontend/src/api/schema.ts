@@ -499,6 +499,27 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/notifications/subscriptions/{subscription_id}/resume": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Resume Subscription
+         * @description Resume a subscription paused for failing (its owner or an admin): its events are queued
+         *     again and its count of failures starts from zero; 409 when it is not paused.
+         */
+        post: operations["notifications-resume_subscription"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/notifications/subscriptions/{subscription_id}/test": {
         parameters: {
             query?: never;
@@ -3598,6 +3619,12 @@ export interface components {
             branch?: string | null;
             channel: components["schemas"]["Channel"];
             /**
+             * Consecutive Failures
+             * @description Deliveries that ended failed since the last one delivered
+             * @default 0
+             */
+            consecutive_failures: number;
+            /**
              * Created At
              * Format: date-time
              */
@@ -3615,6 +3642,16 @@ export interface components {
              * @description Whose personal subscription this is (null: a team's, made by an admin)
              */
             owner?: string | null;
+            /**
+             * Paused At
+             * @description When it was paused for failing (null: deliveries are queued)
+             */
+            paused_at?: string | null;
+            /**
+             * Paused Reason
+             * @description Why, in words: 'paused after 5 failed deliveries; last: HTTP 410 from hooks.example.com' (resume it once the receiver is fixed)
+             */
+            paused_reason?: string | null;
             /**
              * Secret
              * @description The webhook's HMAC-SHA256 signing secret; not shown again
@@ -3637,6 +3674,12 @@ export interface components {
             branch?: string | null;
             channel: components["schemas"]["Channel"];
             /**
+             * Consecutive Failures
+             * @description Deliveries that ended failed since the last one delivered
+             * @default 0
+             */
+            consecutive_failures: number;
+            /**
              * Created At
              * Format: date-time
              */
@@ -3654,6 +3697,16 @@ export interface components {
              * @description Whose personal subscription this is (null: a team's, made by an admin)
              */
             owner?: string | null;
+            /**
+             * Paused At
+             * @description When it was paused for failing (null: deliveries are queued)
+             */
+            paused_at?: string | null;
+            /**
+             * Paused Reason
+             * @description Why, in words: 'paused after 5 failed deliveries; last: HTTP 410 from hooks.example.com' (resume it once the receiver is fixed)
+             */
+            paused_reason?: string | null;
             /** System */
             system: string;
             /** Target */
@@ -6515,6 +6568,99 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["DeliveryRead"][];
+                };
+            };
+            /** @description Bad request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Invalid input */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+        };
+    };
+    "notifications-resume_subscription": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A subscription id. */
+                subscription_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SubscriptionRead"];
                 };
             };
             /** @description Bad request */

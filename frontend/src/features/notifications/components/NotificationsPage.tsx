@@ -5,6 +5,7 @@ import { Page, PageHeader, Section } from "@/components/ui/Page";
 import { Empty, ErrorState, Loading } from "@/components/ui/States";
 import { useSignedInUser } from "@/lib/session";
 import { useDeleteSubscription } from "@/features/notifications/api/deleteSubscription";
+import { useResumeSubscription } from "@/features/notifications/api/resumeSubscription";
 import { useNotifySystems } from "@/features/notifications/api/getNotifySystems";
 import { useSubscriptions } from "@/features/notifications/api/getSubscriptions";
 import { useSendTest } from "@/features/notifications/api/sendTest";
@@ -18,6 +19,7 @@ type Subscription = Schemas["SubscriptionRead"];
 function SubscriptionItem({ sub, mine }: { sub: Subscription; mine: boolean }) {
   const test = useSendTest();
   const remove = useDeleteSubscription();
+  const resume = useResumeSubscription();
   return (
     <li className={styles.item} data-testid={`subscription-${sub.id}`}>
       <div className={styles.head}>
@@ -25,6 +27,11 @@ function SubscriptionItem({ sub, mine }: { sub: Subscription; mine: boolean }) {
         <Badge tone="info" shape="tag">
           {sub.channel}
         </Badge>
+        {sub.paused_reason ? (
+          <Badge tone="warn" shape="tag">
+            paused
+          </Badge>
+        ) : null}
         {sub.owner ? (
           <Badge tone="muted" shape="tag">
             {mine ? "yours" : `${sub.owner.replace(/^user:/, "")}'s`}
@@ -36,6 +43,11 @@ function SubscriptionItem({ sub, mine }: { sub: Subscription; mine: boolean }) {
           {sub.target}
         </span>
         <span className={styles.actions}>
+          {sub.paused_reason ? (
+            <Button size="small" disabled={resume.isPending} onClick={() => resume.mutate(sub.id)}>
+              Resume
+            </Button>
+          ) : null}
           <Button
             size="small"
             variant="secondary"
@@ -54,7 +66,13 @@ function SubscriptionItem({ sub, mine }: { sub: Subscription; mine: boolean }) {
           </Button>
         </span>
       </div>
+      {sub.paused_reason ? (
+        <p className={styles.paused} data-testid={`paused-${sub.id}`}>
+          Nothing is sent to it: {sub.paused_reason}. Fix the receiver (a test is still sent), then resume it.
+        </p>
+      ) : null}
       {test.isError ? <ErrorState error={test.error} /> : null}
+      {resume.isError ? <ErrorState error={resume.error} /> : null}
       {remove.isError ? <ErrorState error={remove.error} /> : null}
       <DeliveryLog subscriptionId={sub.id} />
     </li>
@@ -74,7 +92,8 @@ export function NotificationsPage() {
           A confirmed regression, its recovery, its first bad commit once a bisection finds it and a failed
           run are sent to each subscription of the system: a webhook (JSON signed with HMAC-SHA256), a Slack
           channel or an e-mail address. Deliveries are retried with growing waits until the receiver takes
-          them; each has an id that a receiver uses to drop copies.
+          them; each has an id that a receiver uses to drop copies. A subscription whose deliveries keep
+          failing is paused until someone resumes it.
         </p>
       </PageHeader>
       {!user ? (
