@@ -2,8 +2,8 @@
 
 The ingest and `benchdash-server replay` both call this module (no database import).
 **Input** (per series): `history`, the series' accepted points before the new one, oldest
-first — at most HISTORY_NEEDED (69: the drift check's horizon) are read, so query the
-newest 69 — each a `Point(run_id,
+first — at most HISTORY_NEEDED (71: the drift check's horizon) are read, so query the
+newest 71 — each a `Point(run_id,
 value, commit, samples, stage, restart)` where `stage` is what was stored for it earlier
 (SUSPECTED, CONFIRMED = an alert named it as a step's first bad run, DISMISSED) and
 `restart` marks an accepted distribution change; the `new` point; the series' `alert` that
