@@ -1,6 +1,11 @@
 """Regression-detection quality, our detector next to the reference rules in the same run.
 
     .venv/bin/python backend/bench/detection.py [--seeds 2] [--jobs 2] [--eval-dev DIR]
+    .venv/bin/python backend/bench/detection.py --curve [--half test|tune] [--quick]
+
+`--curve` prints only the sustained-step curve of issue 44 (`step_curve.py`): share found
+within 15 runs and median runs to the alert by noise and step size, synthetic and on one
+eval-dev half with injected steps, beside that half's false-alert rate without injection.
 
 1. Synthetic series with known change points (`synthetic.py`): precision, recall and F1 of
    the alert events (an event within 5 runs of a worse step of ≥ 5 % is a hit; each step is
@@ -196,7 +201,15 @@ def main() -> int:
     ap.add_argument("--eval-dev", type=Path, default=ROOT.parent / "shared" / "eval-dev")
     ap.add_argument("--no-eval-dev", action="store_true")
     ap.add_argument("--no-sensitivity", action="store_true", help="skip the ±50 %% table")
+    ap.add_argument("--curve", action="store_true", help="only the step curve (step_curve.py)")
+    ap.add_argument("--half", choices=("tune", "test"), default="test", help="with --curve")
+    ap.add_argument("--quick", action="store_true", help="with --curve: a sixth of it, for CI")
     a = ap.parse_args()
+    if a.curve:
+        import step_curve
+
+        found = a.eval_dev if (a.eval_dev / "series.jsonl").exists() else None
+        return step_curve.main(None if a.no_eval_dev else found, a.half, a.jobs, a.quick)
     SERIES[:] = dataset(a.seeds)
     jobs = [(i, name) for i in range(len(SERIES)) for name in DETECTORS]
     print(f"## Synthetic set: {len(SERIES)} series, {sum(len(s.values) for s in SERIES)} runs\n")

@@ -63,7 +63,9 @@ class AlertRead(BaseModel):
     )
     confirmed_by: str | None = Field(
         None,
-        description="change-point, persistence, re-runs or drift (null: opened before 0004).",
+        description=(
+            "change-point, persistence, window, re-runs or drift (null: opened before 0004)."
+        ),
     )
     change_pct: float | None = Field(description="The step's size, positive = worse (%).")
     graded_runs: int | None = Field(

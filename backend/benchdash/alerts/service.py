@@ -154,6 +154,7 @@ def open_step(
         how = {
             "change-point": "a change point",
             "persistence": "the next runs staying worse",
+            "window": "the runs since shifted together",
             "re-runs": "its re-runs",
         }.get(decision.confirmed_by or "", "confirmation")
         store.set_stage(

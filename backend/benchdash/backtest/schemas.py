@@ -86,7 +86,9 @@ class BacktestAlert(BaseModel):
     commit: str | None
     started_at: datetime = Field(description="When that run started.")
     change_pct: float | None = Field(description="The size, positive = worse (%).")
-    confirmed_by: str | None = Field(description="change-point, persistence, re-runs or drift.")
+    confirmed_by: str | None = Field(
+        description="change-point, persistence, window, re-runs or drift."
+    )
     alarm_run_id: int | None = Field(
         None, description="Replayed: the run whose upload would have opened it."
     )

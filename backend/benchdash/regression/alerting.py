@@ -4,6 +4,8 @@
   since the last break), graded by its estimated size (`grade.py`). During warm-up — fewer
   than BEFORE_RUNS runs before the step, i.e. the first runs the detector judges — only
   strong evidence opens: a step of at least WARMUP_K × the effective warn floor.
+- **window step**: a shift of the newest runs together (`window.py`, noisy series), named
+  and graded as a step; its first bad run is the rank change point of the window.
 - **drift**: `drift.drift` over the whole window since the last break (so a confirmed step
   is never counted again), when no drift alert is open (a steady trend is reported once).
 - **regrade**: an open step alert is graded again as runs arrive after its step (its size
@@ -34,6 +36,7 @@ from benchdash.regression.model import (
     Point,
     Stage,
 )
+from benchdash.regression.window import WindowShift
 
 RECOVERY_RUNS = 3
 REGRADE_BEFORE = 3  # runs before a step needed to grade it again …
@@ -57,12 +60,60 @@ def step(
             return None
         span = len(values) - drift_check.LEVEL_RUNS
         return drift(window, lo, direction, fl.configured, alert, span=span)
-    i = lo + found.index
+    return _opened(window, lo + found.index, found, fl.warn, fl.configured, alert, direction)
+
+
+def window_step(
+    window: Sequence[Point],
+    lo: int,
+    shift: WindowShift,
+    direction: str,
+    fl: Floors,
+    alert: OpenAlert | None,
+) -> AlertDecision | None:
+    """OPEN for the shift of the newest runs that `window.window_shift` found in window[lo:]
+    (its first bad run lo + shift.first), graded and named as a change point's step is; a
+    window a straight line fits as well is a drift, as in `step`. Its warn floor is the
+    configured warn threshold: the size the window test requires, so the step resolves once
+    the series is back within it."""
+    values = [p.value for p in window[lo:]]
+    if drift_check.trend_like(values, shift.first):
+        if alert is not None and alert.kind == AlertKind.DRIFT:
+            return None
+        span = len(values) - drift_check.LEVEL_RUNS
+        return drift(window, lo, direction, fl.configured, alert, span=span)
+    c = shift.first
+    before = tuple(values[max(0, c - changepoint.LEFT_RUNS) : c])
+    after = tuple(values[c:])
+    level_before, level_after = median(before), median(after)
+    found = changepoint.Step(
+        index=c,
+        level_before=level_before,
+        level_after=level_after,
+        change=change_worse(level_after, level_before, direction),
+        p_value=shift.p_value,
+        by="window",
+        before=before,
+        after=after,
+    )
+    return _opened(window, lo + c, found, fl.configured.warn, fl.configured, alert, direction)
+
+
+def _opened(
+    window: Sequence[Point],
+    i: int,
+    found: changepoint.Step,
+    warn_floor: float,
+    thresholds: Thresholds,
+    alert: OpenAlert | None,
+    direction: str,
+) -> AlertDecision:
+    """The OPEN decision of a step whose first bad run is window[i], graded by its size."""
     size = step_size(found.before, found.after, direction=direction)
     bad, good = window[i], window[i - 1]
     return AlertDecision(
         action=Action.OPEN,
-        level=grade(size, fl.configured),
+        level=grade(size, thresholds),
         first_bad_index=i,
         first_bad_run_id=bad.run_id,
         first_bad_commit=bad.commit,
@@ -73,7 +124,7 @@ def step(
         change_low=size.low,
         change_high=size.high,
         p_value=found.p_value,
-        warn_floor=fl.warn,
+        warn_floor=warn_floor,
         confirmed_by=found.by,
         supersedes=alert is not None,
     )

@@ -2,8 +2,8 @@
 
 The ingest and `benchdash-server replay` both call this module (no database import).
 **Input** (per series): `history`, the series' accepted points before the new one, oldest
-first — at most HISTORY_NEEDED (69: the drift check's horizon) are read, so query the
-newest 69 — each a `Point(run_id,
+first — at most HISTORY_NEEDED (71: the drift check's horizon) are read, so query the
+newest 71 — each a `Point(run_id,
 value, commit, samples, stage, restart)` where `stage` is what was stored for it earlier
 (SUSPECTED, CONFIRMED = an alert named it as a step's first bad run, DISMISSED) and
 `restart` marks an accepted distribution change; the `new` point; the series' `alert` that
@@ -15,6 +15,12 @@ since the last change point, restart or confirmed step, newest 30); warn/fail wh
 at least the effective floors of `floors.py`, then **suspected**. Fewer than 10 earlier runs
 (or fewer than 3 since a restart): nothing is judged, `gate="history-too-short"` and `reason`
 says why.
+
+A CI-fed series whose noise raised its warn floor is also **suspected** when its newest runs
+are shifted together toward worse by at least the configured warn threshold (`window.py`,
+`gate="window"`, the verdict's `window` says how many runs, how large, what noise): a step
+that single runs never show. Stage two opens it at once, named at the window's rank change
+point and graded as any step (`confirmed_by="window"`).
 
 **Stage two**, `decision` (`alerting.py`): CI-fed series (`Mode.CI`) open an alert when
 `changepoint.py` finds a step of at least the effective warn floor that has held — by a
@@ -47,10 +53,12 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from dataclasses import replace
 from statistics import median
 
 from benchdash.regression import alerting, changepoint
 from benchdash.regression import drift as drift_check
+from benchdash.regression import window as windowed
 from benchdash.regression.engine import (
     HIGHER,
     LOWER,
@@ -148,6 +156,23 @@ def _classify(new: Point, baseline: Baseline, direction: str, fl: Floors) -> Upl
     return UploadVerdict(c.level, suspected, baseline, c.change_pct, c.p_value, z, gate, fl)
 
 
+def _windowed(
+    level: Sequence[Point], new: Point, direction: str, fl: Floors, verdict: UploadVerdict
+) -> UploadVerdict:
+    """The verdict, suspected also when the newest runs of a noisy series (one whose noise
+    raised the warn floor above the configured threshold) are shifted together toward worse
+    by at least the configured warn threshold (`window.window_shift`, on the runs since the
+    last break). Quiet series keep the single-run verdict alone."""
+    if verdict.gate == "history-too-short" or fl.warn <= fl.configured.warn:
+        return verdict
+    values = [p.value for p in level] + [new.value]
+    shift = windowed.window_shift(values, direction == LOWER, fl.configured.warn / 100)
+    if shift is None:
+        return verdict
+    level_now = verdict.level if verdict.suspected else Level.WARN
+    return replace(verdict, level=level_now, suspected=True, gate="window", window=shift)
+
+
 def _decide(
     window: Sequence[Point],
     start: int,
@@ -155,15 +180,17 @@ def _decide(
     fl: Floors,
     alert: OpenAlert | None,
     mode: Mode,
-    suspected: bool,
+    verdict: UploadVerdict,
 ) -> AlertDecision:
     # A step is confirmed where uploads were suspected: without a suspected run among the
     # newest MAX_AGE (the new one included) there is nothing to confirm, and the change-point
     # search (the detector's costly part) is skipped.
     recent = window[max(start, len(window) - 1 - changepoint.MAX_AGE) : -1]
-    if mode is Mode.CI and (suspected or any(p.stage is Stage.SUSPECTED for p in recent)):
+    if mode is Mode.CI and (verdict.suspected or any(p.stage is Stage.SUSPECTED for p in recent)):
         lo = max(start, len(window) - 1 - STEP_HISTORY)
         found = alerting.step(window, lo, direction, fl, alert)
+        if found is None and verdict.window is not None:
+            found = alerting.window_step(window, start, verdict.window, direction, fl, alert)
         if found is not None:
             return found
     if alert is None or alert.kind != AlertKind.DRIFT:
@@ -198,6 +225,8 @@ def assess(
     start = breaks[-1] if breaks else 0
     fl = floors([p.value for p in pts], thresholds, breaks)
     verdict = _verdict(pts, start, new, direction, fl, pinned)
+    if mode is Mode.CI and not new.restart:
+        verdict = _windowed(pts[start:], new, direction, fl, verdict)
     decision = _decide(
         [*pts, new],
         len(pts) if new.restart else start,
@@ -205,6 +234,6 @@ def assess(
         fl,
         alert,
         mode,
-        verdict.suspected,
+        verdict,
     )
     return Assessment(verdict, decision)

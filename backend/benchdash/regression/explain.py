@@ -92,6 +92,11 @@ def explain_verdict(
         return f"{size}; learning, not judged yet: {verdict.reason}."
     floor = _floor_words(verdict.floors)
     welch = f", p = {_fmt(verdict.p_value)} within the run" if verdict.p_value is not None else ""
+    if verdict.window is not None:
+        return (
+            f"{size}; {floor}. {verdict.window.text(worse)}: a shift of the level, judged "
+            "as a step although no single run crossed the floor."
+        )
     if verdict.suspected:
         return (
             f"{size}{welch}; {floor}. Suspected: an alert opens only once the step is "
@@ -130,6 +135,8 @@ def explain_alert(decision: AlertDecision, *, unit: str, direction: str) -> str:
         "change-point": "a significant change point"
         + (f" (p = {_fmt(decision.p_value)})" if decision.p_value is not None else ""),
         "persistence": "the first bad run and the next 3 all staying worse",
+        "window": "the runs since shifted together (rank test"
+        + (f", p = {_fmt(decision.p_value)})" if decision.p_value is not None else ")"),
         "re-runs": "re-runs of the same commit",
     }.get(decision.confirmed_by or "", "confirmation")
     floor = f"{decision.warn_floor:.3g} %" if decision.warn_floor is not None else "the floor"

@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from benchdash.regression.engine import Baseline, Level, Thresholds
+from benchdash.regression.window import WindowShift
 
 
 class Stage(StrEnum):
@@ -89,9 +90,10 @@ class UploadVerdict:
     change_pct: float | None
     p_value: float | None  # samples gate (Welch), when both sides have samples
     z_score: float | None  # change in units of the series' run-to-run variation
-    gate: str | None  # "floor" | "floor+welch" | "history-too-short" | None
+    gate: str | None  # "floor" | "floor+welch" | "window" | "history-too-short" | None
     floors: Floors
     reason: str | None = None  # why nothing was judged (too little history)
+    window: WindowShift | None = None  # the newest runs shifted together (window.py)
 
 
 @dataclass(frozen=True)
@@ -120,7 +122,7 @@ class AlertDecision:
     change_high: float | None = None
     p_value: float | None = None
     warn_floor: float | None = None  # the effective warn floor (%) the step crossed
-    confirmed_by: str | None = None  # "change-point" | "persistence" | "re-runs"
+    confirmed_by: str | None = None  # "change-point" | "persistence" | "window" | "re-runs"
     supersedes: bool = False  # OPEN while another alert of the series is open
     kind: AlertKind = AlertKind.STEP  # a drift's first bad run is its window's first run
     window_runs: int | None = None  # drift: runs from the reference's last to the newest

@@ -14,9 +14,14 @@ against the BASELINE runs before them, on the log scale signed so that positive 
 - persistence: both halves of the window are each worse than the baseline median by half the
   Hodges-Lehmann shift, so a burst at one end of the window is not a new level.
 
-Windows go up to 25 runs, so a smaller shift is found later rather than never. The first
-window that passes names its first run as the suspected first bad run. The constants
-are first choices, not yet tuned on the eval-dev tune half (see docs/detector.md when present).
+Windows go up to 25 runs, so a smaller shift is found later rather than never. In the first
+window that passes, `locate` places the first bad run: the rank change point of that window
+and the BASELINE runs before it. The detector (`detector._windowed`) asks this only of
+noisy series (noise raised the warn floor above the configured threshold), with the configured
+warn threshold as the least shift, on the runs since the last break; its decisions read 72
+runs, so HISTORY + the largest window fits in them. The constants were chosen on the eval-dev
+tune half only (`bench/window_tune.py`: ALPHA 1e-4 was the loosest that kept the tune half's
+alert events at 0.30 per 100 runs; a 90-run guard, reading 115 runs, found no more).
 """
 
 from __future__ import annotations
@@ -24,16 +29,18 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
+from statistics import median
 
 import numpy as np
-from scipy.stats import mannwhitneyu
 
 WINDOWS = (5, 8, 12, 15, 20, 25)
 BASELINE = 30
 MIN_BASELINE = 30
 ALPHA = 1e-4
 MIN_EFFECT = 0.03
-HISTORY = 90  # how far back the bimodal guard looks
+HISTORY = 47  # how far back the bimodal guard looks: 25 + 47 = the 72 runs a decision reads
+MIN_LEFT = 10  # runs before a located first bad run, at least …
+MIN_RIGHT = 3  # … and after it
 
 
 @dataclass(frozen=True)
@@ -46,9 +53,10 @@ class WindowShift:
     noise: float  # relative run-to-run spread of the baseline (scaled MAD)
     p_value: float
 
-    def text(self) -> str:
+    def text(self, worse: str = "slower") -> str:
+        """'Suspected from 8 runs in a row ~19 % slower (noise 22 % per run)'."""
         return (
-            f"Suspected from {self.runs} runs in a row ~{self.change * 100:.0f} % slower "
+            f"Suspected from {self.runs} runs in a row ~{self.change * 100:.0f} % {worse} "
             f"(noise {self.noise * 100:.0f} % per run)"
         )
 
@@ -61,46 +69,81 @@ def _signed_logs(values: Sequence[float], worse_is_higher: bool) -> np.ndarray |
     return logs if worse_is_higher else -logs
 
 
-def window_shift(values: Sequence[float], worse_is_higher: bool = True) -> WindowShift | None:
-    """The smallest newest window shifted toward worse against the runs before it, or None."""
+def window_shift(
+    values: Sequence[float], worse_is_higher: bool = True, min_effect: float = MIN_EFFECT
+) -> WindowShift | None:
+    """The smallest newest window shifted toward worse against the runs before it, or None;
+    its first bad run is placed by `locate` (a shift need not start at a window's edge)."""
     logs = _signed_logs(values, worse_is_higher)
     if logs is None:
         return None
-    alpha = ALPHA / len(WINDOWS)
+    alpha = ALPHA / max(1, len(WINDOWS))
+    least = math.log1p(min_effect)
     for w in WINDOWS:
         if logs.size < w + MIN_BASELINE:
             break
         new = logs[-w:]
         base = logs[-w - BASELINE : -w]
-        hit = _test(new, base, logs[max(0, logs.size - w - HISTORY) : -w], alpha)
+        hit = _test(new, base, logs[max(0, logs.size - w - HISTORY) : -w], alpha, least)
         if hit is not None:
-            shift, p = hit
-            mad = float(np.median(np.abs(base - np.median(base)))) * 1.4826
+            lo = logs.size - w - BASELINE
+            first = lo + locate(logs[lo:])
+            before, after = logs[max(0, first - BASELINE) : first], logs[first:]
+            shift = float(np.median(np.subtract.outer(after, before)))
+            if shift < least:  # the split found no shift of its own: name the window's start
+                first, before, after, shift = logs.size - w, base, new, hit[0]
+            mad = float(np.median(np.abs(before - np.median(before)))) * 1.4826
             return WindowShift(
-                first=logs.size - w,
-                runs=w,
+                first=first,
+                runs=logs.size - first,
                 change=math.expm1(shift),
                 noise=math.expm1(mad),
-                p_value=p,
+                p_value=hit[1],
             )
     return None
 
 
+def locate(logs: np.ndarray) -> int:
+    """Where `logs` most likely steps up: the split whose later part's rank sum is largest
+    in standard units (a rank change point, robust to spikes), with at least MIN_LEFT runs
+    before it and MIN_RIGHT after."""
+    n = logs.size
+    ranks = np.argsort(np.argsort(logs, kind="stable"), kind="stable") + 1.0
+    right = np.cumsum(ranks[::-1])[::-1]  # right[c]: rank sum of logs[c:]
+    best, where = -math.inf, n - MIN_RIGHT
+    for c in range(MIN_LEFT, n - MIN_RIGHT + 1):
+        m = n - c
+        z = (right[c] - m * (n + 1) / 2) / math.sqrt(m * (n - m) * (n + 1) / 12)
+        if z > best:
+            best, where = z, c
+    return where
+
+
+def _median(a: np.ndarray) -> float:
+    """np.median's value for a short array, without its per-call overhead (this runs for
+    every window of every noisy series' upload)."""
+    return float(median(a.tolist()))
+
+
 def _test(
-    new: np.ndarray, base: np.ndarray, history: np.ndarray, alpha: float
+    new: np.ndarray, base: np.ndarray, history: np.ndarray, alpha: float, least: float
 ) -> tuple[float, float] | None:
+    base_median = _median(base)
+    half = new.size // 2
+    parts = (_median(new[:half]), _median(new[half:]))
+    if min(parts) - base_median < least / 2:  # implied by the halves' test (shift ≥ least):
+        return None  # first, as it is cheap
     shift = float(np.median(np.subtract.outer(new, base)))
-    if shift < math.log1p(MIN_EFFECT):
+    if shift < least:
         return None
-    base_median = float(np.median(base))
     if history.size >= new.size:
         held = np.median(np.lib.stride_tricks.sliding_window_view(history, new.size), axis=1)
-        if float(np.median(new)) <= float(np.max(held)) + math.log1p(MIN_EFFECT):
+        if _median(new) <= float(np.max(held)) + least:
             return None
-    half = new.size // 2
-    for part in (new[:half], new[half:]):
-        if float(np.median(part)) - base_median < shift / 2:
-            return None
+    if min(parts) - base_median < shift / 2:
+        return None
+    from scipy.stats import mannwhitneyu  # lazily: most of a cold start's import time
+
     p = float(mannwhitneyu(new, base, alternative="greater").pvalue)
     if p >= alpha:
         return None

@@ -59,6 +59,9 @@ def test_direction_symmetry(values: list[float]) -> None:
         assert lower.floors == higher.floors
         if lower.change_pct is not None and higher.change_pct is not None:
             assert lower.change_pct == -higher.change_pct
+        if lower.window is not None or higher.window is not None:  # a shift of the level:
+            assert (lower.window is None) != (higher.window is None)  # worse one way only
+            continue
         if lower.suspected:
             assert higher.level is Level.IMPROVED and not higher.suspected
         if higher.suspected:

@@ -56,3 +56,64 @@ def test_pure_noise_opens_nothing(family: str) -> None:
             values = _noisy(rng, n, 0.05) * np.where(rng.random(n) < 0.05, 3.0, 1.0)
         for end in range(40, n + 1):
             assert window_shift(list(values[:end])) is None, (family, seed, end)
+
+
+def test_the_window_reads_no_further_back_than_a_decision() -> None:
+    from benchdash.regression import detector, window
+
+    # the largest window, its guard's stretch and the new run fit in the runs the ingest reads
+    assert max(window.WINDOWS) + window.HISTORY <= detector.HISTORY_NEEDED + 1
+    assert max(window.WINDOWS) + window.BASELINE <= detector.HISTORY_NEEDED + 1
+
+
+def test_noisy_series_open_window_steps_named_at_their_start() -> None:
+    from benchdash.regression import detector
+    from benchdash.regression.engine import Thresholds
+    from benchdash.regression.model import Point
+    from benchdash.regression.replay import replay_decisions
+
+    found = by_window = 0
+    for seed in range(20):
+        values = _noisy(np.random.default_rng(seed), 75, 0.2)
+        values[60:] *= 1.5  # 20 % noise, a sustained 50 % step at run 60
+        pts = [Point(i, float(v), f"c{i}") for i, v in enumerate(values)]
+        opened = list(replay_decisions(pts, direction="lower_is_better", thresholds=Thresholds()))
+        assert all(o.alarm_index >= 60 for o in opened), "the noise before opened nothing"
+        found += any(58 <= o.index <= 65 for o in opened)
+        for o in (o for o in opened if o.decision.confirmed_by == "window"):
+            by_window += 1
+            assert o.decision.level == "fail" and o.decision.last_good_run_id == o.index - 1
+            assert o.decision.warn_floor == 5.0  # resolves once back within the configured warn
+            a = detector.assess(
+                pts[: o.alarm_index],
+                pts[o.alarm_index],
+                direction="lower_is_better",
+                thresholds=Thresholds(),
+            )
+            assert a.verdict.suspected and a.verdict.gate == "window"
+            assert a.verdict.window is not None
+            assert a.verdict.window.text().startswith("Suspected from ")
+    assert found >= 13 and by_window >= 4  # ~80 % of such steps (bench/step_curve.py)
+
+
+def test_quiet_series_keep_the_single_run_path(monkeypatch: pytest.MonkeyPatch) -> None:
+    from benchdash.regression import detector, window
+    from benchdash.regression.engine import Thresholds
+    from benchdash.regression.model import Point
+
+    rng = np.random.default_rng(5)
+    values = _noisy(rng, 90, 0.01)
+    values[50:] *= 1.04  # sustained, clear to a rank test, under the configured 5 %
+    assert window_shift(list(values[:60])) is not None  # the window alone would see it
+    pts = [Point(i, float(v), f"c{i}") for i, v in enumerate(values)]
+    t = Thresholds()
+    with_window = [
+        detector.assess(pts[:i], pts[i], direction="lower_is_better", thresholds=t)
+        for i in range(len(pts))
+    ]
+    monkeypatch.setattr(window, "window_shift", lambda *a, **k: None)
+    without = [
+        detector.assess(pts[:i], pts[i], direction="lower_is_better", thresholds=t)
+        for i in range(len(pts))
+    ]
+    assert with_window == without  # a quiet series never consults the window

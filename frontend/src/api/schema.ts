@@ -1262,7 +1262,7 @@ export interface components {
             commits_url?: string | null;
             /**
              * Confirmed By
-             * @description change-point, persistence, re-runs or drift (null: opened before 0004).
+             * @description change-point, persistence, window, re-runs or drift (null: opened before 0004).
              */
             confirmed_by?: string | null;
             /**
@@ -1390,7 +1390,7 @@ export interface components {
             commit: string | null;
             /**
              * Confirmed By
-             * @description change-point, persistence, re-runs or drift.
+             * @description change-point, persistence, window, re-runs or drift.
              */
             confirmed_by: string | null;
             kind: components["schemas"]["AlertKind"];

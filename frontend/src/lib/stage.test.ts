@@ -30,6 +30,7 @@ describe("stages", () => {
     expect(confirmedByWords("change-point")).toBe("a significant change point");
     expect(confirmedByWords("persistence")).toBe("the next runs staying worse");
     expect(confirmedByWords("re-runs")).toBe("re-runs of the same commit");
+    expect(confirmedByWords("window")).toBe("the runs since shifted together (a windowed rank test)");
     expect(confirmedByWords(null)).toBe("a fail verdict (before two-stage alerts)");
   });
 });

@@ -36,6 +36,7 @@ export function toStage(stage: Stage | null | undefined): Stage | null {
 const CONFIRMED_BY: Record<string, string> = {
   "change-point": "a significant change point",
   persistence: "the next runs staying worse",
+  window: "the runs since shifted together (a windowed rank test)",
   "re-runs": "re-runs of the same commit",
   drift: "a drift of the level over a long window",
 };
