@@ -30,6 +30,7 @@ from benchdash.bisect import endpoints as bisect_endpoints
 from benchdash.config import get_settings, proxy_list
 from benchdash.db import background, database_url, first_to_take, utcnow
 from benchdash.deps import FRESH_COOKIE, FRESH_S
+from benchdash.export import endpoints as export_endpoints
 from benchdash.health import router as health_router
 from benchdash.hooks import endpoints as hook_endpoints
 from benchdash.kit import landed
@@ -67,6 +68,7 @@ ROUTERS = (
     backtest_endpoints.router,
     profile_endpoints.router,
     hook_endpoints.router,
+    export_endpoints.router,
 )
 
 

@@ -24,6 +24,7 @@ from rich.console import Console
 
 from benchdash_runner import __version__, client, document, forge, summary
 from benchdash_runner.adapters import AdapterError
+from benchdash_runner.history import command as history
 from benchdash_runner.prepare import (
     GAB_DIRECTIONS,
     InputError,
@@ -32,7 +33,7 @@ from benchdash_runner.prepare import (
     known_formats,
 )
 
-BUILTIN = ("upload", "convert")
+BUILTIN = ("upload", "convert", *history.COMMANDS)
 PLUGIN_GROUP = "benchdash.commands"
 EXIT_OK, EXIT_ERROR, EXIT_REGRESSION = 0, 1, 2
 
@@ -48,6 +49,8 @@ class _Parser(argparse.ArgumentParser):
 def main(argv: list[str] | None = None) -> int:
     """Run the command line; returns (and, as a console script, exits with) the exit code."""
     args = list(sys.argv[1:] if argv is None else argv)
+    if args and args[0] in history.COMMANDS:  # history in and out: benchdash_runner.history
+        return history.main(args)
     if args and not args[0].startswith("-") and args[0] not in BUILTIN:
         return _delegate(args[0], args[1:])
     parser = _build_parser()

@@ -34,7 +34,7 @@ RUN_STRING_FIELDS = (
 )
 _FIELDS = {
     "$": {"schema", "system", "run", "environment", "configuration", "results"},
-    "run": {"id", *RUN_STRING_FIELDS},
+    "run": {"id", "historical", *RUN_STRING_FIELDS},
     "result": {"benchmark", "parameters", "metrics", "profile"},
     "metric": {"name", "unit", "direction", "value", "samples"},
 }
@@ -127,6 +127,8 @@ def validate(doc: Any) -> dict[str, Any]:
         isinstance(run["id"], bool) or not isinstance(run["id"], int)
     ):
         raise DocumentError("run.id", f"must be an integer run id, got {run['id']!r}")
+    if "historical" in run and not isinstance(run["historical"], bool):
+        raise DocumentError("run.historical", f"must be true or false, got {run['historical']!r}")
     for key in RUN_STRING_FIELDS:
         if key in run and run[key] is not None and not isinstance(run[key], str):
             raise DocumentError(f"run.{key}", f"must be a string, got {run[key]!r}")

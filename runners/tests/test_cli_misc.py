@@ -80,7 +80,8 @@ def test_other_commands_go_to_entry_points(monkeypatch: pytest.MonkeyPatch, caps
     assert calls == [["token", "create", "--system", "relay"]]
     assert cli.main(["tokn"]) == 1
     assert (
-        "unknown command 'tokn'; known commands: convert, token, upload" in capsys.readouterr().err
+        "unknown command 'tokn'; known commands: convert, export, import, token, upload"
+        in capsys.readouterr().err
     )
 
 

@@ -18,7 +18,7 @@ from benchdash.alerts import reruns
 from benchdash.alerts import service as alert_service
 from benchdash.bisect import advance, auto
 from benchdash.config import get_settings
-from benchdash.ingest import profiles
+from benchdash.ingest import historical, profiles
 from benchdash.regression.model import Mode
 from benchdash.results import read as result_read
 from benchdash.results import service as result_service
@@ -50,6 +50,8 @@ def store(*, session: Session, document: DocumentIn) -> IngestResponse:
     system, branch, run = outcome.system, outcome.branch, outcome.run
     if outcome.created and run.trigger == RunTrigger.BISECT:
         advance.on_run_ended(session=session, run_id=run.id)  # a step: judged by its bisection
+    elif outcome.created and document.run.historical:  # the past: decided, nobody paged
+        historical.apply(session=session, run=run, judged=outcome.judged)
     elif outcome.created:
         alert_service.apply(session=session, run=run, judged=outcome.judged)
         if outcome.mode is Mode.RUNNER:

@@ -26,6 +26,9 @@ from benchdash.systems.models import Benchmark, Branch, Metric, System
 
 QUEUE = "notify"
 DELIVER_TASK = "benchdash.notify.deliver"
+# A session whose `info` holds this key queues no alert notifications (a history brought in
+# with `benchdash import --historical`: its alerts are in the past, nobody is to be paged).
+HELD = "benchdash.notify.held"
 
 
 def defer(*, session: Session, delivery_id: uuid.UUID) -> int:
@@ -114,7 +117,7 @@ def alert_changed(
     """An alert opened, re-graded or resolved; `facts`: id, level, change_pct, run_id (and
     commit), previous_level and graded_runs, or by_run_id. Returns how many deliveries were
     queued."""
-    if not _subscribed(session, system_id):
+    if session.info.get(HELD) or not _subscribed(session, system_id):
         return 0
     system, branch = _names(session, system_id, branch_id)
     alert = _alert(session, benchmark_id, metric_id, facts)
