@@ -129,7 +129,12 @@ def test_a_commit_pushed_to_a_repository_served_by_git_daemon_is_run(
     with git_daemon(tmp_path) as base:
         url = f"{base}/tiny.git"
         put_source(api, slug, url, SECRET)
-        with agents(api, tmp_path, system=slug, host="it-tinyproj-daemon"):
+        # The agent's token is the README's: agent + upload scopes of this system only.
+        token = api.cli(
+            "token", "create", "--scope", "agent", "--scope", "upload", "--system", slug
+        )
+        own = Api(url=api.url, database_url=api.database_url, token=token)
+        with agents(own, tmp_path, system=slug, host="it-tinyproj-daemon"):
             forged_queues_nothing(api, project, url, slug)
             run = pushed_and_run(api, project, url, "a change pushed after the agent started")
             assert loop_time(run)["n"] == 24

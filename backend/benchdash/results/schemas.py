@@ -120,8 +120,8 @@ class RunIn(Strict):
     started_at: datetime | None = None
     finished_at: datetime | None = None
     testbed: SafeStr | None = Field(None, min_length=1, max_length=200)
-    historical: bool = Field(
-        False,
+    historical: bool | None = Field(
+        None,
         description=(
             "Part of a history brought in (`benchdash import --historical`): the alerts it "
             "implies open acknowledged by 'history import' and notify nobody."

@@ -3041,9 +3041,8 @@ export interface components {
             /**
              * Historical
              * @description Part of a history brought in (`benchdash import --historical`): the alerts it implies open acknowledged by 'history import' and notify nobody.
-             * @default false
              */
-            historical: boolean;
+            historical?: boolean | null;
             /**
              * Id
              * @description Run created by POST /api/v1/runs that this completes.
