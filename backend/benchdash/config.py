@@ -94,6 +94,13 @@ class Settings(BaseSettings):
         True, description="Deliver notifications from this API process (procrastinate queue)"
     )
     notify_max_attempts: int = Field(12, ge=1, le=50, description="Tries per notification")
+    claim_max_wait_s: float = Field(
+        30.0,
+        ge=0,
+        le=30,
+        description="The longest an agent's claim is held (long poll); a proxy that closes idle "
+        "requests sooner needs less",
+    )
     notify_pause_after: int = Field(
         5,
         ge=0,

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated, TypeVar
+from typing import Annotated, Any, TypeVar
 
 from fastapi import APIRouter, Depends, Header, Query, Request
 from pydantic import BaseModel, ValidationError
@@ -28,6 +28,29 @@ async def _raw_body(request: Request) -> bytes:
 RawBody = Annotated[bytes, Depends(_raw_body)]
 
 
+def _inline(schema: dict[str, Any], defs: dict[str, Any]) -> dict[str, Any]:
+    """`schema` with each `#/$defs/X` reference replaced by X itself."""
+    if ref := schema.get("$ref"):
+        return _inline(defs[ref.rsplit("/", 1)[1]], defs)
+    out: dict[str, Any] = {}
+    for key, value in schema.items():
+        if isinstance(value, dict):
+            out[key] = _inline(value, defs)
+        elif isinstance(value, list):
+            out[key] = [_inline(v, defs) if isinstance(v, dict) else v for v in value]
+        else:
+            out[key] = value
+    return out
+
+
+def _body_doc(model: type[BaseModel]) -> dict[str, Any]:
+    """The OpenAPI request body of a hook: read raw (for the signature), documented as `model`."""
+    schema = model.model_json_schema()
+    defs = schema.pop("$defs", {})
+    content = {"application/json": {"schema": _inline(schema, defs)}}
+    return {"requestBody": {"required": True, "content": content}}
+
+
 def _parse(model: type[Payload], body: bytes) -> Payload:
     try:
         return model.model_validate_json(body)
@@ -39,7 +62,9 @@ def _parse(model: type[Payload], body: bytes) -> Payload:
         ) from None
 
 
-@router.post("/github", response_model=HookResult, status_code=202)
+@router.post(
+    "/github", response_model=HookResult, status_code=202, openapi_extra=_body_doc(GithubPush)
+)
 def github_hook(
     body: RawBody,
     session: SessionDep,
@@ -59,7 +84,9 @@ def github_hook(
     return service.on_push(session=session, system=found, ref=ref, sha=sha)
 
 
-@router.post("/gitlab", response_model=HookResult, status_code=202)
+@router.post(
+    "/gitlab", response_model=HookResult, status_code=202, openapi_extra=_body_doc(GitlabPush)
+)
 def gitlab_hook(
     body: RawBody,
     session: SessionDep,

@@ -130,7 +130,7 @@ async def claim_work(
         first=session,
         sessions=new_session,
         system=slug,
-        wait_s=body.wait_s,
+        wait_s=min(body.wait_s, settings.claim_max_wait_s),
         dsn=wakeups.conninfo(get_engine().url),
         refresh_s=min(10.0, settings.agent_live_s / 3),
         gone=request.is_disconnected,

@@ -106,6 +106,7 @@ class AgentClaim(AgentHeartbeat):
 
     wait_s: float = Field(
         0,
+        strict=True,
         ge=0,
         le=30,
         description="With no work now, wait up to this many seconds for a run to be queued "

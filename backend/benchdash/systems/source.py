@@ -64,7 +64,17 @@ def url_key(url: str) -> str:
     return f"{host.lower()}/{path.lower()}"
 
 
-GitUrl = Annotated[str, Field(max_length=500), AfterValidator(check_git_url)]
+# The pattern says in the schema what check_git_url accepts (printable ASCII, no spaces); it is
+# not enforced as a pattern, so a refused URL gets check_git_url's words, not the regex.
+_GIT_URL = (
+    r"^(?:(?:https|ssh|git)://(?:[A-Za-z0-9._-]+@)?[A-Za-z0-9][A-Za-z0-9.-]*(?::[0-9]{1,5})?"
+    r"(?:/[!-~]*)?|file://(?:localhost)?/[!-~]*|[A-Za-z0-9._-]+@[A-Za-z0-9.-]+:[!-9;-~][!-~]*)$"
+)
+GitUrl = Annotated[
+    str,
+    Field(max_length=500, json_schema_extra={"pattern": _GIT_URL}),
+    AfterValidator(check_git_url),
+]
 BranchName = Annotated[
     str, Field(min_length=1, max_length=200, pattern=_BRANCH), AfterValidator(check_branch)
 ]

@@ -6139,7 +6139,31 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** After */
+                    after?: string | null;
+                    /**
+                     * Deleted
+                     * @default false
+                     */
+                    deleted?: boolean;
+                    /** Ref */
+                    ref?: string | null;
+                    repository?: {
+                        /** Clone Url */
+                        clone_url?: string | null;
+                        /** Git Url */
+                        git_url?: string | null;
+                        /** Html Url */
+                        html_url?: string | null;
+                        /** Ssh Url */
+                        ssh_url?: string | null;
+                    } | null;
+                };
+            };
+        };
         responses: {
             /** @description Successful Response */
             202: {
@@ -6235,7 +6259,28 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** After */
+                    after?: string | null;
+                    /** Checkout Sha */
+                    checkout_sha?: string | null;
+                    /** Object Kind */
+                    object_kind?: string | null;
+                    project?: {
+                        /** Git Http Url */
+                        git_http_url?: string | null;
+                        /** Git Ssh Url */
+                        git_ssh_url?: string | null;
+                        /** Web Url */
+                        web_url?: string | null;
+                    } | null;
+                    /** Ref */
+                    ref?: string | null;
+                };
+            };
+        };
         responses: {
             /** @description Successful Response */
             202: {
