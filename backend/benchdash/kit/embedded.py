@@ -36,12 +36,40 @@ def normalize_url(url: str) -> str:
     return url
 
 
+# A loaded machine can take longer than pg_ctl's wait to finish a fast shutdown (a checkpoint
+# behind other work): wait longer, then stop at once rather than leave the server running.
+_STOP_ATTEMPTS = (("fast", 60), ("fast", 180), ("immediate", 60))
+
+
+def _postmaster_alive(pgdata: Path) -> bool:
+    """Whether postmaster.pid names a live process (a stale file after a crash does not)."""
+    try:
+        pid = int((pgdata / "postmaster.pid").read_text().split("\n", 1)[0])
+    except (OSError, ValueError):
+        return False
+    return process_alive(pid)
+
+
+def process_alive(pid: int) -> bool:
+    """A process that exists and is not a zombie waiting for a parent to reap it."""
+    try:
+        os.kill(pid, 0)
+    except (OSError, OverflowError):
+        return False
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return True  # no procfs: trust the signal
+    return stat.rsplit(")", 1)[-1].split()[0] != "Z"
+
+
 def stop_server(data_dir: Path) -> bool:
     """Stop the embedded server under `data_dir/pg` if it runs; True when it was stopped."""
     pgdata = (data_dir / "pg").resolve()
-    if not (pgdata / "postmaster.pid").exists():
+    if not _postmaster_alive(pgdata):
         return False
     import pwd
+    import subprocess
 
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
@@ -49,5 +77,14 @@ def stop_server(data_dir: Path) -> bool:
 
         owner = pwd.getpwuid(pgdata.stat().st_uid).pw_name
         extra = {"user": owner} if os.geteuid() == 0 and owner != "root" else {}
-        pg_ctl(["-w", "-m", "fast", "stop"], pgdata=pgdata, timeout=60, **extra)
+        for attempt, (mode, wait_s) in enumerate(_STOP_ATTEMPTS, start=1):
+            args = ["-w", "-t", str(wait_s), "-m", mode, "stop"]
+            try:
+                pg_ctl(args, pgdata=pgdata, timeout=wait_s + 30, **extra)
+                return True
+            except (subprocess.CalledProcessError, subprocess.TimeoutExpired):
+                if not _postmaster_alive(pgdata):
+                    return True  # it went down while pg_ctl gave up waiting, or was not running
+                if attempt == len(_STOP_ATTEMPTS):
+                    raise
     return True
