@@ -136,6 +136,7 @@ bench: install
 	$(PY) backend/bench/ingest.py
 	$(PY) backend/bench/series.py
 	$(PY) backend/bench/reads.py --reuse --trace-gc
+	$(PY) backend/bench/lists.py
 
 # 1,000-point reads with 20,000,000 measurements in monthly partitions, COPY-loaded (~11 GB,
 # half an hour on 2 cores). BIGREAD_ARGS="--reuse": read the database loaded before; "--drop".

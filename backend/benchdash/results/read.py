@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 from collections import Counter
+from dataclasses import dataclass
+from typing import Any
 from urllib.parse import urlencode
 
-from sqlalchemy import func, select, text
+from sqlalchemy import BigInteger, any_, bindparam, func, select, text
+from sqlalchemy.dialects.postgresql import ARRAY
 from sqlalchemy.orm import Session
 
 from benchdash.results.models import Measurement, SeriesRestart, Verdict
@@ -19,6 +22,65 @@ def series_url(system: str, benchmark: str, params_key: str, metric: str, branch
     if params_key != "{}":
         query["params"] = params_key
     return f"/systems/{system}?{urlencode(query)}"
+
+
+@dataclass(frozen=True, slots=True)
+class Compared:
+    """A measurement as the compare view needs it: its series, value, samples and thresholds."""
+
+    run_id: int
+    benchmark: str
+    parameters: dict[str, Any]
+    params_key: str
+    metric: str
+    unit: str
+    direction: str
+    value: float
+    samples: list[float]
+    warn_threshold: float
+    fail_threshold: float
+
+
+def compared(*, session: Session, run_ids: list[int]) -> list[Compared]:
+    """Every measurement of the runs with only what a comparison reads, in one statement."""
+    rows = session.execute(
+        select(
+            Measurement.run_id,
+            Benchmark.name,
+            Benchmark.parameters,
+            Benchmark.params_key,
+            Metric.name,
+            Metric.unit,
+            Metric.direction,
+            Measurement.value,
+            Measurement.samples,
+            Verdict.warn_threshold,
+            Verdict.fail_threshold,
+        )
+        .join(Verdict, Verdict.measurement_id == Measurement.id)
+        .join(Benchmark, Benchmark.id == Measurement.benchmark_id)
+        .join(Metric, Metric.id == Measurement.metric_id)
+        .where(Measurement.run_id.in_(run_ids))
+    ).all()
+    out = []
+    for run_id, bench, parameters, params_key, metric, unit, direction, value, *rest in rows:
+        samples, warn, fail = rest
+        out.append(
+            Compared(
+                run_id=run_id,
+                benchmark=bench,
+                parameters=parameters,
+                params_key=params_key,
+                metric=metric,
+                unit=unit,
+                direction=direction,
+                value=value,
+                samples=list(samples or []),
+                warn_threshold=warn,
+                fail_threshold=fail,
+            )
+        )
+    return out
 
 
 def verdicts_for_run(
@@ -87,7 +149,7 @@ def level_counts(*, session: Session, run_ids: list[int]) -> dict[int, dict[str,
     rows = session.execute(
         select(Measurement.run_id, Verdict.level, func.count())
         .join(Verdict, Verdict.measurement_id == Measurement.id)
-        .where(Measurement.run_id.in_(run_ids))
+        .where(Measurement.run_id == any_(bindparam("run_ids", run_ids, type_=ARRAY(BigInteger))))
         .group_by(Measurement.run_id, Verdict.level)
     ).all()
     out: dict[int, Counter[str]] = {}

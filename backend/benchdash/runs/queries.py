@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from sqlalchemy import func, select
+from sqlalchemy import BigInteger, any_, bindparam, func, select, true
+from sqlalchemy.dialects.postgresql import ARRAY
 from sqlalchemy.orm import Session
 
 from benchdash.alerts import queries as alert_queries
@@ -12,7 +13,7 @@ from benchdash.alerts.states import AlertStatus
 from benchdash.kit.errors import InvalidInput
 from benchdash.regression import engine
 from benchdash.results import read as result_read
-from benchdash.results.schemas import VerdictRead
+from benchdash.results.read import Compared
 from benchdash.runs import environment
 from benchdash.runs import service as run_service
 from benchdash.runs.models import Run
@@ -53,6 +54,30 @@ def list_runs(
     return [run_service.to_summary(tuple(r), counts.get(r[0].id)) for r in rows], total
 
 
+def latest_completed(
+    *, session: Session, system_ids: list[int] | None = None
+) -> dict[int, RunSummary]:
+    """Each system's newest completed run with its verdict counts, in two statements (one
+    index probe per system), keyed by system id; every system's when `system_ids` is None."""
+    systems_q = select(System.id.label("id"))
+    if system_ids is not None:
+        systems_q = systems_q.where(
+            System.id == any_(bindparam("ids", system_ids, ARRAY(BigInteger)))
+        )
+    systems = systems_q.subquery()
+    newest = (
+        select(Run.id)
+        .where(Run.system_id == systems.c.id, Run.status == RunStatus.COMPLETED)
+        .order_by(Run.started_at.desc(), Run.id.desc())
+        .limit(1)
+        .lateral()
+    )
+    ids = select(newest.c.id).select_from(systems.join(newest, true()))
+    rows = session.execute(run_service.base_query().where(Run.id.in_(ids))).all()
+    counts = result_read.level_counts(session=session, run_ids=[r[0].id for r in rows])
+    return {r[0].system_id: run_service.to_summary(tuple(r), counts.get(r[0].id)) for r in rows}
+
+
 def detail(*, session: Session, run_id: int) -> RunDetail:
     """One run with environment, configuration and measurements with verdicts."""
     head = run_service.summary(session=session, run_id=run_id)
@@ -85,7 +110,7 @@ def detail(*, session: Session, run_id: int) -> RunDetail:
     )
 
 
-def _row(a: VerdictRead | None, b: VerdictRead | None, base_run_id: int) -> CompareRow:
+def _row(a: Compared | None, b: Compared | None, base_run_id: int) -> CompareRow:
     ref = b or a
     assert ref is not None
     change = p = level = None
@@ -115,19 +140,17 @@ def _row(a: VerdictRead | None, b: VerdictRead | None, base_run_id: int) -> Comp
 
 def compare(*, session: Session, base_id: int, head_id: int) -> Comparison:
     """Every series of two runs of one system, head judged against base as a pinned baseline."""
-    base, head = detail(session=session, run_id=base_id), detail(session=session, run_id=head_id)
+    counts = result_read.level_counts(session=session, run_ids=[base_id, head_id])
+    base = run_service.summary(session=session, run_id=base_id, counts=counts.get(base_id, {}))
+    head = run_service.summary(session=session, run_id=head_id, counts=counts.get(head_id, {}))
     if base.system != head.system:
         raise InvalidInput(f"runs {base_id} and {head_id} belong to different systems")
 
-    def key(v: VerdictRead) -> tuple[str, str, str]:
+    def key(v: Compared) -> tuple[str, str, str]:
         return (v.benchmark, v.params_key, v.metric)
 
-    left = {key(v): v for v in base.measurements}
-    right = {key(v): v for v in head.measurements}
+    values = result_read.compared(session=session, run_ids=[base_id, head_id])
+    left = {key(v): v for v in values if v.run_id == base_id}
+    right = {key(v): v for v in values if v.run_id == head_id}
     rows = [_row(left.get(k), right.get(k), base_id) for k in sorted(left.keys() | right.keys())]
-    keep = set(RunSummary.model_fields)
-    return Comparison(
-        base=RunSummary(**base.model_dump(include=keep)),
-        head=RunSummary(**head.model_dump(include=keep)),
-        rows=rows,
-    )
+    return Comparison(base=base, head=head, rows=rows)

@@ -12,7 +12,7 @@ from benchdash.alerts.states import AlertStatus
 from benchdash.results.models import Measurement, Verdict
 from benchdash.runs import queries as run_queries
 from benchdash.runs.models import Run
-from benchdash.runs.states import RunStatus
+from benchdash.runs.schemas import RunSummary
 from benchdash.systems import manifest
 from benchdash.systems import service as system_service
 from benchdash.systems.models import Benchmark, Branch, Metric, System, Testbed
@@ -65,33 +65,43 @@ def _headline(session: Session, system: System) -> Sparkline | None:
     )
 
 
-def card(*, session: Session, system: System) -> SystemRead:
-    """The overview card of one system."""
-    runs, _ = run_queries.list_runs(
-        session=session,
-        filters=run_queries.RunFilter(system=system.slug, status=RunStatus.COMPLETED),
-        limit=1,
-        offset=0,
-    )
-    open_alerts = session.scalar(
-        select(func.count()).where(Alert.system_id == system.id, Alert.status == AlertStatus.OPEN)
-    )
-    latest = runs[0] if runs else None
+def _card(
+    session: Session, system: System, latest: RunSummary | None, open_alerts: int
+) -> SystemRead:
     return SystemRead(
         slug=system.slug,
         name=system.name,
         language=system.language,
         description=system.description,
         latest_run=latest,
-        open_alerts=open_alerts or 0,
+        open_alerts=open_alerts,
         latest_counts=latest.counts if latest else {},
         headline=_headline(session, system),
     )
 
 
+def _open_alerts(session: Session, system_ids: list[int] | None) -> dict[int, int]:
+    q = select(Alert.system_id, func.count()).where(Alert.status == AlertStatus.OPEN)
+    if system_ids is not None:
+        q = q.where(Alert.system_id.in_(system_ids))
+    rows = session.execute(q.group_by(Alert.system_id)).all()
+    return {system_id: count for system_id, count in rows}
+
+
+def card(*, session: Session, system: System) -> SystemRead:
+    """The overview card of one system."""
+    latest = run_queries.latest_completed(session=session, system_ids=[system.id])
+    alerts = _open_alerts(session, [system.id])
+    return _card(session, system, latest.get(system.id), alerts.get(system.id, 0))
+
+
 def cards(*, session: Session) -> list[SystemRead]:
-    """Every system's card."""
-    return [card(session=session, system=s) for s in system_service.list_all(session=session)]
+    """Every system's card: the newest runs and the open alerts of all systems in one statement
+    each (a per-system query made the overview wait ~16 ms per system)."""
+    systems = system_service.list_all(session=session)
+    latest = run_queries.latest_completed(session=session)
+    alerts = _open_alerts(session, None)
+    return [_card(session, s, latest.get(s.id), alerts.get(s.id, 0)) for s in systems]
 
 
 def detail(*, session: Session, slug: str) -> SystemDetail:
