@@ -6,7 +6,8 @@ an upload stream with api-2 killed in the middle (every acknowledged upload stor
 retries idempotent by external id), two quick runs triggered through nginx and followed over its
 server-sent events, each carried out by one of the two agents, and a series read served by the
 replica (its replay paused: a reader sees the standby's rows while the writer sees its own on
-the primary), then `down -v`.
+the primary), then `down -v`. Before the runs, sign-in throttling is checked per client address
+through nginx (tests/compose/scale_signin.py).
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ import time
 from tests.compose.client import Client
 from tests.compose.engine import Compose
 from tests.compose.run import BUILT, UP, check_run, phase
+from tests.compose.scale_signin import guesses_from_one_client_leave_the_admin_in
 from tests.compose.scale_stream import (
     BENCH,
     BRANCH,
@@ -190,6 +192,9 @@ def scale_scenario(compose: Compose, env: dict[str, str]) -> None:
     with phase("scale: api-2 back"):
         compose.run("start", "api-2", echo=UP)
         _wait_up(compose)
+    with phase("scale: sign-in throttled per client address behind nginx"):
+        password = env["BENCHDASH_ADMIN_PASSWORD"]
+        guesses_from_one_client_leave_the_admin_in(compose, password, _ip)
     with phase("scale: two quick runs through nginx, by the two agents"):
         client.sign_in(env["BENCHDASH_ADMIN_USERNAME"], env["BENCHDASH_ADMIN_PASSWORD"])
         _runs_by_the_agents(compose, client)
