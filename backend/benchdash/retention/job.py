@@ -101,6 +101,7 @@ def apply(
     *, session: Session, now: datetime, by: str = "retention", progress: Progress | None = None
 ) -> Outcome:
     """Carry out the stored rules as of `now`, batch by batch, then audit the counts."""
+    session.execute(text("SET LOCAL statement_timeout = 0"))  # the plan reads every old run
     work = planning.make(session=session, now=now)
     session.commit()
     out = Outcome(kept_runs=sum(len(b.kept) for b in work.branches))
