@@ -1,13 +1,16 @@
 """`benchdash-server retention` on a committed database of thousands of runs: the dry run's
 totals are what the real run then deletes, batch by batch with a progress percentage, each batch
-a short transaction; `main` and the runs an open alert names stay. Prints the figures."""
+a short transaction, while uploads go on beside it; `main` and the runs an open alert names
+stay. Prints the figures."""
 
 from __future__ import annotations
 
 import os
 import re
+import statistics
 import subprocess
 import sys
+import time
 from datetime import datetime
 
 from fastapi.testclient import TestClient
@@ -18,7 +21,7 @@ from sqlalchemy.orm import Session
 from benchdash.auth import usage
 from benchdash.db import utcnow
 from tests.conftest import app_on
-from tests.fixtures.factories import auth, token
+from tests.fixtures.factories import auth, document, metric, token
 from tests.retention.seed import OLD_FEATURE_DAYS, RULES, Seeded, seed
 from tests.test_migrations import migrate, scratch_database
 
@@ -75,6 +78,43 @@ def _cli(url: str, *args: str) -> str:
     return done.stdout
 
 
+def _cli_while_uploading(url: str, conn: Connection) -> tuple[str, list[float]]:
+    """Run the command while uploads arrive on a branch of their own, each committed: its
+    output and each upload's time in seconds."""
+    env = {**os.environ, "DATABASE_URL": url}
+    command = [sys.executable, "-m", "benchdash.cli", "retention"]
+    conn.begin()
+    session = Session(bind=conn, join_transaction_mode="create_savepoint", expire_on_commit=False)
+    headers = auth(token(session, "uvhttp"))
+    session.commit()
+    session.close()
+    conn.commit()
+    took: list[float] = []
+    with TestClient(app_on(conn)) as warm:  # a process's first upload is slow on its own
+        conn.begin()
+        doc = document(metric(samples=[1.0, 1.1, 0.9]), branch="warm", at=0)
+        assert warm.post("/api/v1/results", json=doc, headers=headers).status_code == 201
+        conn.commit()
+        usage.forget()
+    with (
+        TestClient(app_on(conn)) as client,
+        subprocess.Popen(
+            command, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True
+        ) as job,
+    ):
+        while job.poll() is None:
+            conn.begin()
+            doc = document(metric(samples=[1.0, 1.1, 0.9]), branch="live", at=len(took))
+            started = time.perf_counter()
+            assert client.post("/api/v1/results", json=doc, headers=headers).status_code == 201
+            conn.commit()
+            took.append(time.perf_counter() - started)
+        usage.forget()
+        out = job.stdout.read() if job.stdout else ""
+    assert job.returncode == 0, out
+    return out, took
+
+
 def test_the_command_deletes_what_its_dry_run_reports(engine: Engine) -> None:
     with scratch_database(engine, "retention") as scratch:
         migrate(scratch, "head")
@@ -90,7 +130,8 @@ def test_the_command_deletes_what_its_dry_run_reports(engine: Engine) -> None:
         to_delete, to_summarise, kept = map(int, totals.groups())
         with scratch.connect() as conn:
             assert conn.execute(text("SELECT count(*) FROM run")).scalar_one() == seeded_runs
-        real = _cli(url)
+        with scratch.connect() as conn:
+            real, uploads = _cli_while_uploading(url, conn)
         percents = [int(p) for p in re.findall(r"\[\s*(\d+)%\]", real)]
         assert percents and percents == sorted(percents) and percents[-1] == 100, dry + real
         last = real.strip().splitlines()[-1]
@@ -106,11 +147,13 @@ def test_the_command_deletes_what_its_dry_run_reports(engine: Engine) -> None:
         with scratch.connect() as conn:
             after = dict(conn.execute(_BY_BRANCH).tuples().all())
             left = set(conn.execute(text("SELECT id FROM run")).scalars())
+        assert after["live"] == len(uploads) >= 1, "uploads went on beside it"
         assert after["main"] == before["main"] and after["feature/new"] == before["feature/new"]
         assert before["feature/old"] - after["feature/old"] == int(deleted)
         assert {seeded.open_alert, seeded.last_good, seeded.baseline, *seeded.bisection} <= left
         print(
             f"\nretention CLI: {seeded_runs} runs seeded, {deleted} deleted, {summarised} "
             f"summarised, {kept} kept as referenced, {batches} batches, longest transaction "
-            f"{longest_ms} ms"
+            f"{longest_ms} ms; {len(uploads)} uploads beside it, the slowest "
+            f"{max(uploads) * 1000:.0f} ms, the median {statistics.median(uploads) * 1000:.0f} ms"
         )
