@@ -47,6 +47,8 @@ from benchdash.openapi_links import BenchdashAPI
 from benchdash.profiles import endpoints as profile_endpoints
 from benchdash.results import endpoints as result_endpoints
 from benchdash.results import partitions, reorder
+from benchdash.retention import endpoints as retention_endpoints
+from benchdash.retention import job as retention
 from benchdash.runs import endpoints as run_endpoints
 from benchdash.runs import lifecycle, schedule, wakeups
 from benchdash.series import endpoints as series_endpoints
@@ -69,6 +71,7 @@ ROUTERS = (
     profile_endpoints.router,
     hook_endpoints.router,
     export_endpoints.router,
+    retention_endpoints.router,
 )
 
 
@@ -233,7 +236,7 @@ async def _every(seconds: float, job: Callable[[], object], name: str) -> None:
 @asynccontextmanager
 async def lifespan(_: FastAPI) -> AsyncIterator[None]:
     """Background work while the app serves: the heartbeat reaper, re-runs, cron runs,
-    token-usage writes, the notification worker."""
+    token-usage writes, partitions and retention (hourly looks), the notification worker."""
     settings = get_settings()
     tasks = [asyncio.create_task(_every(usage.FLUSH_S, flush_token_usage, "token usage"))]
     landed.listen(PAGES.mark)
@@ -244,6 +247,7 @@ async def lifespan(_: FastAPI) -> AsyncIterator[None]:
             asyncio.create_task(_every(settings.reaper_interval_s, settle_reruns, "re-runs"))
         )
         tasks.append(asyncio.create_task(_every(PARTITIONS_S, ensure_partitions, "partitions")))
+        tasks.append(asyncio.create_task(_every(PARTITIONS_S, retention.daily, "retention")))
         if settings.schedule_grace_s > 0:
             tasks.append(
                 asyncio.create_task(_every(settings.reaper_interval_s, schedule_once, "schedule"))

@@ -187,6 +187,15 @@ def cmd_reorder(args: argparse.Namespace) -> int:
     return 0 if len(done) == len(todo) else 1
 
 
+def cmd_retention(args: argparse.Namespace) -> int:
+    from benchdash.startup import require_schema
+
+    require_schema()
+    from benchdash.retention import cli as retention_cli
+
+    return retention_cli.run(dry_run=args.dry_run)
+
+
 def parser() -> argparse.ArgumentParser:
     """The command-line interface."""
     p = argparse.ArgumentParser(prog="benchdash", description=__doc__)
@@ -249,6 +258,9 @@ def parser() -> argparse.ArgumentParser:
         help="wait at most MS for a month's lock (default 0: as long as it takes)",
     )  # fmt: skip
     r.set_defaults(func=cmd_reorder)
+    rt = sub.add_parser("retention", help="apply the retention rules now (batches, audited)")
+    rt.add_argument("--dry-run", action="store_true", help="only report what would go")
+    rt.set_defaults(func=cmd_retention)
     from benchdash.regression import replay_cli
 
     replay_cli.add_parser(sub)

@@ -8,6 +8,7 @@ from benchdash.db import Base
 from benchdash.notify.models import Delivery, Subscription
 from benchdash.profiles.models import Profile
 from benchdash.results.models import Measurement, Series, SeriesRestart, Verdict
+from benchdash.retention.models import RetentionRule
 from benchdash.runs.models import Run, RunEvent
 from benchdash.series.models import SeriesChart
 from benchdash.systems.models import Benchmark, Branch, Metric, System, Testbed
@@ -25,6 +26,7 @@ __all__ = [
     "Measurement",
     "Metric",
     "Profile",
+    "RetentionRule",
     "Run",
     "RunEvent",
     "Series",

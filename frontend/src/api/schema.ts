@@ -623,6 +623,54 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/retention/preview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Preview
+         * @description The dry run (admin): per system and branch, the runs and measurements the rules would
+         *     delete now, those whose raw samples they would summarise, and the runs kept because an open
+         *     alert, a bisection, a pinned baseline or an accepted change names them.
+         */
+        get: operations["retention-preview"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/retention/rules": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get Rules
+         * @description The retention rules in the order they are tried, and who set them last (admin).
+         */
+        get: operations["retention-get_rules"];
+        /**
+         * Put Rules
+         * @description Replace the retention rules (admin, audited): the first whose system and branch glob
+         *     match a run decides it; no rule keeps everything. A bad pattern or age is 422, nothing
+         *     changed.
+         */
+        put: operations["retention-put_rules"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/runs": {
         parameters: {
             query?: never;
@@ -1856,6 +1904,42 @@ export interface components {
             system: string;
         };
         /**
+         * BranchPlan
+         * @description What the rules do to one system's branch now.
+         */
+        BranchPlan: {
+            /** Branch */
+            branch: string;
+            /** Delete Measurements */
+            delete_measurements: number;
+            /** Delete Runs */
+            delete_runs: number;
+            /**
+             * Kept Runs
+             * @description Runs the rules would remove but that stay: named by an open alert (its first bad, last good or baseline runs), a bisection, a pinned baseline or an accepted change.
+             */
+            kept_runs: number[];
+            /**
+             * Rule
+             * @description The position of the rule that decides it; null: none.
+             */
+            rule: number | null;
+            /**
+             * Runs
+             * @description Its runs.
+             */
+            runs: number;
+            /**
+             * Summarise Measurements
+             * @description Measurements whose raw samples would go.
+             */
+            summarise_measurements: number;
+            /** Summarise Runs */
+            summarise_runs: number;
+            /** System */
+            system: string;
+        };
+        /**
          * BranchRead
          * @description A branch and its pinned baseline run.
          */
@@ -2580,6 +2664,29 @@ export interface components {
             total: number;
         };
         /**
+         * Preview
+         * @description The dry run: per system and branch what would go, and totals.
+         */
+        Preview: {
+            /**
+             * At
+             * Format: date-time
+             */
+            at: string;
+            /** Branches */
+            branches: components["schemas"]["BranchPlan"][];
+            /** Delete Measurements */
+            delete_measurements: number;
+            /** Delete Runs */
+            delete_runs: number;
+            /** Kept Runs */
+            kept_runs: number;
+            /** Summarise Measurements */
+            summarise_measurements: number;
+            /** Summarise Runs */
+            summarise_runs: number;
+        };
+        /**
          * Problem
          * @description An RFC 7807 problem document.
          */
@@ -2861,6 +2968,80 @@ export interface components {
             summary: string;
             /** Unit */
             unit: string;
+        };
+        /**
+         * RuleIn
+         * @description One rule: which runs (system, branch glob) and how long they and their samples stay.
+         */
+        RuleIn: {
+            /**
+             * Branch
+             * @description A glob on the branch name (`*` any characters, `/` too; `?` one; `[ab]`).
+             */
+            branch: string;
+            /**
+             * Delete After Days
+             * @description Runs older than this are deleted; null: never.
+             */
+            delete_after_days?: number | null;
+            /**
+             * Summarise After Days
+             * @description Runs older than this lose their raw samples (the summary statistics stay); null: never.
+             */
+            summarise_after_days?: number | null;
+            /**
+             * System
+             * @description A system's slug; null: every system.
+             */
+            system?: string | null;
+        };
+        /**
+         * RuleRead
+         * @description A stored rule.
+         */
+        RuleRead: {
+            /**
+             * Branch
+             * @description A glob on the branch name (`*` any characters, `/` too; `?` one; `[ab]`).
+             */
+            branch: string;
+            /**
+             * Delete After Days
+             * @description Runs older than this are deleted; null: never.
+             */
+            delete_after_days?: number | null;
+            /** Position */
+            position: number;
+            /**
+             * Summarise After Days
+             * @description Runs older than this lose their raw samples (the summary statistics stay); null: never.
+             */
+            summarise_after_days?: number | null;
+            /**
+             * System
+             * @description A system's slug; null: every system.
+             */
+            system?: string | null;
+        };
+        /**
+         * RulesIn
+         * @description Every rule, in the order they are tried: the first that matches a run decides it.
+         */
+        RulesIn: {
+            /** Rules */
+            rules: components["schemas"]["RuleIn"][];
+        };
+        /**
+         * RulesRead
+         * @description The stored rules, in order, and who set them last, when (null: never set).
+         */
+        RulesRead: {
+            /** Rules */
+            rules: components["schemas"]["RuleRead"][];
+            /** Updated At */
+            updated_at: string | null;
+            /** Updated By */
+            updated_by: string | null;
         };
         /**
          * RunCreate
@@ -7243,6 +7424,280 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["IngestResponse"];
+                };
+            };
+            /** @description Bad request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Invalid input */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+        };
+    };
+    "retention-preview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Preview"];
+                };
+            };
+            /** @description Bad request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Invalid input */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+        };
+    };
+    "retention-get_rules": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RulesRead"];
+                };
+            };
+            /** @description Bad request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Invalid input */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+        };
+    };
+    "retention-put_rules": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RulesIn"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RulesRead"];
                 };
             };
             /** @description Bad request */

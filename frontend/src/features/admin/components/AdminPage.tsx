@@ -6,18 +6,25 @@ import { Empty } from "@/components/ui/States";
 import { useSignedInUser } from "@/lib/session";
 import { useSystemNames } from "@/features/admin/api/systems";
 import { ManifestPanel, ThresholdsPanel } from "@/features/admin/components/SystemAdminPanels";
+import { RetentionPanel } from "@/features/admin/components/RetentionPanel";
 import { TokensPanel } from "@/features/admin/components/TokensPanel";
 import { UsersPanel } from "@/features/admin/components/UsersPanel";
 import { ADMIN_TABS, type AdminSearch } from "@/features/admin/hooks/useAdminSearch";
 
-const LABEL = { tokens: "Tokens", users: "Users", thresholds: "Thresholds", manifest: "Manifest" } as const;
+const LABEL = {
+  tokens: "Tokens",
+  users: "Users",
+  thresholds: "Thresholds",
+  manifest: "Manifest",
+  retention: "Retention",
+} as const;
 
 interface AdminPageProps {
   search: AdminSearch;
   onSearch: (patch: Partial<AdminSearch>) => void;
 }
 
-/** Admins only: tokens, users, per-metric thresholds and each system's manifest. */
+/** Admins only: tokens, users, per-metric thresholds, each system's manifest, retention. */
 export function AdminPage({ search, onSearch }: AdminPageProps) {
   const user = useSignedInUser();
   const systems = useSystemNames();
@@ -65,6 +72,7 @@ export function AdminPage({ search, onSearch }: AdminPageProps) {
       ) : null}
       {search.tab === "tokens" ? <TokensPanel /> : null}
       {search.tab === "users" ? <UsersPanel me={user.username} /> : null}
+      {search.tab === "retention" ? <RetentionPanel /> : null}
       {perSystem && !slug ? <Empty title="No systems yet" /> : null}
       {search.tab === "thresholds" && slug ? <ThresholdsPanel key={slug} slug={slug} /> : null}
       {search.tab === "manifest" && slug ? <ManifestPanel key={slug} slug={slug} /> : null}
