@@ -64,6 +64,7 @@ def list_alerts(
     system: str | None = None,
     branch: str | None = None,
     run_id: int | None = None,
+    summary_id: int | None = None,
     limit: int = 200,
 ) -> list[AlertRead]:
     """Alerts, newest first, filtered by status, system, branch and the run that is their step."""
@@ -100,12 +101,15 @@ def list_alerts(
         q = q.where(Branch.name == branch)
     if run_id is not None:
         q = q.where(Alert.run_id == run_id)
+    if summary_id is not None:
+        q = q.where(Alert.summary_id == summary_id)
     rows = session.execute(q).all()
     found = bisect_culprits.of_alerts(session=session, alert_ids=[r[0].id for r in rows])
     return [
         AlertRead(
             id=a.id,
             status=a.status,
+            summary_id=a.summary_id,
             system=slug,
             benchmark=b.name,
             parameters=b.parameters,
