@@ -111,3 +111,101 @@ def test_series_that_join_later_send_one_update_and_other_testbeds_join_too(
         (s, "alert.updated") for s in subs
     ], "three series joined: one update per subscription"
     assert later[0]["payload"]["summary"]["counts"]["alerts"] == 6
+
+
+def _counts(session: Session) -> dict[str, Any]:
+    tables = ("alert_summary", "audit_event", "series_restart", "notify_delivery")
+    out: dict[str, Any] = {t: session.scalar(text(f"SELECT count(*) FROM {t}")) for t in tables}
+    out["alerts"] = session.execute(
+        text("SELECT status, count(*) FROM alert GROUP BY status ORDER BY status")
+    ).all()
+    out["summary"] = session.execute(
+        text("SELECT status, resolution, assignee, issue_url FROM alert_summary ORDER BY id")
+    ).all()
+    return out
+
+
+def test_the_summary_is_read_and_triaged_as_one(client: TestClient, session: Session) -> None:
+    up = auth(token(session, "uvhttp"))
+    trigger = auth(token(session, "uvhttp", scope="trigger"))
+    history(client, up, range(15), 100)
+    history(client, up, range(15, 19), 85)
+    (card,) = client.get("/api/v1/alert-summaries", params={"system": "uvhttp"}).json()
+    assert card["counts"] == {
+        "alerts": 30, "active": 30, "fail": 30, "warn": 0, "benchmarks": 30, "testbeds": 1,
+    }  # fmt: skip
+    assert card["status"] == "open" and len(card["worst"]) == 3
+    assert (card["last_good_commit"], card["first_bad_commit"]) == (f"{14:07x}", f"{15:07x}")
+    assert client.get("/api/v1/alert-summaries", params={"system": "other"}).json() == []
+    one = client.get(f"/api/v1/alert-summaries/{card['id']}").json()
+    changes = [a["change_pct"] for a in one["alerts"]]
+    assert len(changes) == 30 and changes == sorted(changes, reverse=True), "worst first"
+    assert one["worst"][0]["id"] == one["alerts"][0]["id"]
+
+    url = f"/api/v1/alert-summaries/{card['id']}"
+    assert client.post(f"{url}/acknowledge").status_code == 401
+    r = client.post(f"{url}/acknowledge", headers=trigger)
+    assert r.status_code == 200, r.text
+    assert r.json()["status"] == "acknowledged" and r.json()["acknowledged_by"]
+    assert {a["status"] for a in r.json()["alerts"]} == {"acknowledged"}
+    assert client.get("/api/v1/alerts", params={"status": "open"}).json() == []
+
+    issue = {"assignee": "ann", "issue_url": "https://issues.example.test/123"}
+    r = client.patch(url, json=issue, headers=trigger)
+    assert r.status_code == 200 and (r.json()["assignee"], r.json()["issue_url"]) == tuple(
+        issue.values()
+    )
+    r = client.patch(url, json={"assignee": None}, headers=trigger)  # cleared; the URL stays
+    assert (r.json()["assignee"], r.json()["issue_url"]) == (None, issue["issue_url"])
+
+    r = client.post(f"{url}/accept", json={"note": "new allocator"}, headers=trigger)
+    assert r.status_code == 200, r.text
+    assert (r.json()["status"], r.json()["resolution"]) == ("resolved", "accepted")
+    assert {a["status"] for a in r.json()["alerts"]} == {"resolved"}
+    assert session.scalar(text("SELECT count(*) FROM series_restart")) == 30
+    actions = session.execute(
+        text("SELECT action FROM audit_event WHERE action LIKE 'alert_summary.%' ORDER BY id")
+    ).scalars()
+    assert list(actions) == [
+        "alert_summary.acknowledge", "alert_summary.update", "alert_summary.update",
+        "alert_summary.accept",
+    ]  # fmt: skip
+    assert client.post(f"{url}/acknowledge", headers=trigger).status_code == 409
+
+
+def test_marking_invalid_acknowledges_and_bad_input_changes_nothing(
+    client: TestClient, session: Session
+) -> None:
+    up = auth(token(session, "uvhttp"))
+    trigger = auth(token(session, "uvhttp", scope="trigger"))
+    other = auth(token(session, "elsewhere", scope="trigger"))
+    history(client, up, range(15), 100)
+    history(client, up, range(15, 19), 85, slowed=4)
+    (card,) = client.get("/api/v1/alert-summaries").json()
+    url = f"/api/v1/alert-summaries/{card['id']}"
+    before = _counts(session)
+    cases = [
+        (url, {"issue_url": "ftp://x.test/1"}, "http(s) URL"),
+        (url, {"issue_url": "not a url"}, "http(s) URL"),
+        (url, {"issue_url": ""}, "at least 1"),
+        (url, {"assignee": "x" * 121}, "at most 120"),
+        (f"{url}/accept", {}, "note"),
+        (f"{url}/invalid", {"note": ""}, "at least 1"),
+    ]
+    for path, body, words in cases:
+        send = client.patch if path == url else client.post
+        r = send(path, json=body, headers=trigger)
+        assert r.status_code == 422 and words in r.text, (path, body, r.text)
+    assert client.post(f"{url}/acknowledge", headers=other).status_code == 403
+    assert (
+        client.post("/api/v1/alert-summaries/999999/acknowledge", headers=trigger).status_code
+        == 404
+    )
+    assert client.get("/api/v1/alert-summaries/0").status_code == 422
+    assert client.get("/api/v1/alert-summaries", params={"status": "sleeping"}).status_code == 422
+    assert _counts(session) == before
+
+    r = client.post(f"{url}/invalid", json={"note": "noisy runner"}, headers=trigger)
+    assert r.status_code == 200, r.text
+    assert (r.json()["status"], r.json()["resolution"]) == ("acknowledged", "invalid")
+    assert {a["status"] for a in r.json()["alerts"]} == {"acknowledged"}
