@@ -168,7 +168,8 @@ export interface paths {
         put?: never;
         /**
          * Bisect Alert
-         * @description Bisect the alert's commit range (trigger scope on its system).
+         * @description Bisect the alert's commit range (trigger scope on its system); when another alert of its
+         *     summary is bisected (running or found), that bisection is the answer (200).
          */
         post: operations["bisections-bisect_alert"];
         delete?: never;
