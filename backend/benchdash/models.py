@@ -1,6 +1,7 @@
 """Import every table so that `Base.metadata` is complete (used by Alembic and tests)."""
 
 from benchdash.alerts.models import Alert
+from benchdash.alerts.summary_model import AlertSummary
 from benchdash.audit.models import AuditEvent
 from benchdash.auth.models import ApiToken, User, UserSession
 from benchdash.bisect.models import Bisection, BisectionStep
@@ -15,6 +16,7 @@ from benchdash.systems.models import Benchmark, Branch, Metric, System, Testbed
 
 __all__ = [
     "Alert",
+    "AlertSummary",
     "ApiToken",
     "AuditEvent",
     "Base",

@@ -66,4 +66,8 @@ class Alert(Base):
     # Graded again as runs arrive after the step (migration 0021): on how many, and when the
     # level or size last moved (null: as opened).
     graded_runs: Mapped[int | None] = mapped_column(Integer)
+    # The summary of its culprit range (migration 0024; null: opened before it).
+    summary_id: Mapped[int | None] = mapped_column(
+        ForeignKey("alert_summary.id", ondelete="SET NULL"), index=True
+    )
     regraded_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))

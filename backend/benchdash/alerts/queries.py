@@ -1,12 +1,15 @@
-"""Alert listings (each alert with its series, run and the verdict that opened it) and a
-branch's status badge for READMEs: its regressions (alerts not resolved), else its suspected
-series (newest point over the floors, awaiting confirmation), else ok or no data. A badge's
-ETag is a hash of its SVG, so it changes exactly when the badge does."""
+"""Alert listings (each alert with its series, run and the verdict that opened it), alert
+summaries (their counts and worst alerts), and a branch's status badge for READMEs: its
+regressions (alerts not resolved), else its suspected series (newest point over the floors,
+awaiting confirmation), else ok or no data. A badge's ETag is a hash of its SVG, so it changes
+exactly when the badge does."""
 
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session, aliased
@@ -14,7 +17,10 @@ from sqlalchemy.orm import Session, aliased
 from benchdash.alerts.models import Alert
 from benchdash.alerts.schemas import AlertRead
 from benchdash.alerts.states import ACTIVE_ALERTS, AlertStatus
+from benchdash.alerts.summaries import WORST_FIRST
+from benchdash.alerts.summary_schemas import AlertSummaryDetail, AlertSummaryRead
 from benchdash.bisect import culprits as bisect_culprits
+from benchdash.kit.arrays import typed_text
 from benchdash.kit.badge import BadgeColor, badge_svg
 from benchdash.kit.errors import NotFound
 from benchdash.regression.engine import Level
@@ -64,6 +70,7 @@ def list_alerts(
     system: str | None = None,
     branch: str | None = None,
     run_id: int | None = None,
+    summary_id: int | None = None,
     limit: int = 200,
 ) -> list[AlertRead]:
     """Alerts, newest first, filtered by status, system, branch and the run that is their step."""
@@ -100,12 +107,15 @@ def list_alerts(
         q = q.where(Branch.name == branch)
     if run_id is not None:
         q = q.where(Alert.run_id == run_id)
+    if summary_id is not None:
+        q = q.where(Alert.summary_id == summary_id)
     rows = session.execute(q).all()
     found = bisect_culprits.of_alerts(session=session, alert_ids=[r[0].id for r in rows])
     return [
         AlertRead(
             id=a.id,
             status=a.status,
+            summary_id=a.summary_id,
             system=slug,
             benchmark=b.name,
             parameters=b.parameters,
@@ -193,3 +203,84 @@ def badge_status(*, session: Session, system: str, branch: str) -> Badge:
     if stages:
         return _badge(system, branch, "ok", BadgeColor.GREEN, True)
     return _badge(system, branch, "no data", BadgeColor.GREY, True)
+
+
+CARD_WORST = 3
+_LIST = typed_text(
+    f"""SELECT s.*, sy.slug AS system, sy.repository, br.name AS branch,
+        count(a.id) AS alerts,
+        count(a.id) FILTER (WHERE a.status <> '{AlertStatus.RESOLVED}') AS active,
+        count(a.id) FILTER (WHERE a.level = 'fail') AS fail,
+        count(a.id) FILTER (WHERE a.level = 'warn') AS warn,
+        count(DISTINCT a.benchmark_id) AS benchmarks,
+        count(DISTINCT a.testbed_id) AS testbeds
+    FROM alert_summary s JOIN system sy ON sy.id = s.system_id JOIN branch br ON br.id = s.branch_id
+    LEFT JOIN alert a ON a.summary_id = s.id
+    WHERE (CAST(:system AS text) IS NULL OR sy.slug = :system)
+      AND (CAST(:ids AS int[]) IS NULL OR s.id = ANY(CAST(:ids AS int[])))
+      AND s.status = ANY(CAST(:status AS text[]))
+    GROUP BY s.id, sy.slug, sy.repository, br.name
+    ORDER BY s.opened_at DESC, s.id DESC LIMIT :limit"""
+)
+_WORST = typed_text(
+    f"""SELECT * FROM (
+        SELECT a.summary_id, a.id, b.name AS benchmark, m.name AS metric, t.name AS testbed,
+            a.level, a.change_pct, a.status,
+            row_number() OVER (PARTITION BY a.summary_id ORDER BY {WORST_FIRST}) AS n
+        FROM alert a JOIN benchmark b ON b.id = a.benchmark_id JOIN metric m ON m.id = a.metric_id
+        JOIN testbed t ON t.id = a.testbed_id
+        WHERE a.summary_id = ANY(CAST(:ids AS int[]))) w
+    WHERE n <= :n ORDER BY summary_id, n"""
+)
+COUNTS = ("alerts", "active", "fail", "warn", "benchmarks", "testbeds")
+FIELDS = (
+    "id", "system", "branch", "kind", "status", "resolution", "first_bad_run_id",
+    "last_good_run_id", "first_bad_commit", "last_good_commit", "opened_at", "updated_at",
+    "resolved_at", "acknowledged_at", "acknowledged_by", "assignee", "issue_url", "triaged_by",
+    "triaged_at",
+)  # fmt: skip
+
+
+def list_summaries(
+    *,
+    session: Session,
+    status: Sequence[AlertStatus],
+    system: str | None = None,
+    ids: Sequence[int] | None = None,
+    limit: int = 200,
+) -> list[AlertSummaryRead]:
+    """Summaries, newest first, of one system (or every one) in the given states."""
+    params = {
+        "system": system,
+        "ids": list(ids) if ids is not None else None,
+        "status": [str(s) for s in status],
+        "limit": limit,
+    }
+    rows = session.execute(_LIST, params).mappings().all()
+    worst: dict[int, list[dict[str, Any]]] = {}
+    if rows:
+        found = session.execute(_WORST, {"ids": [r["id"] for r in rows], "n": CARD_WORST})
+        for w in found.mappings():
+            worst.setdefault(w["summary_id"], []).append(dict(w))
+    return [
+        AlertSummaryRead(
+            **{k: r[k] for k in FIELDS},
+            commits_url=commits_url(r["repository"], r["last_good_commit"], r["first_bad_commit"]),
+            counts={k: r[k] for k in COUNTS},
+            worst=worst.get(r["id"], []),
+        )
+        for r in rows
+    ]
+
+
+def _worst_first(alert: Any) -> tuple[int, float, int]:
+    return (0 if alert.level == "fail" else 1, -(alert.change_pct or 0.0), alert.id)
+
+
+def get_summary(*, session: Session, summary_id: int) -> AlertSummaryDetail:
+    """One summary with every alert of it (any state), worst first; NotFound."""
+    found = list_summaries(session=session, status=list(AlertStatus), ids=[summary_id], limit=1)
+    if not found:
+        raise NotFound(f"no alert summary {summary_id}")
+    alerts = list_alerts(session=session, summary_id=summary_id, limit=10_000)
+    return AlertSummaryDetail(**found[0].model_dump(), alerts=sorted(alerts, key=_worst_first))

@@ -34,6 +34,9 @@ class AlertRead(BaseModel):
 
     id: int
     status: AlertStatus
+    summary_id: int | None = Field(
+        None, description="The alert summary of its culprit range (null: opened before them)."
+    )
     system: str
     benchmark: str
     parameters: dict[str, Any]

@@ -14,6 +14,7 @@ from sqlalchemy import select, text, update
 from sqlalchemy.dialects.postgresql import insert
 from sqlalchemy.orm import Session
 
+from benchdash.alerts import summaries
 from benchdash.alerts.models import Alert
 from benchdash.alerts.states import AlertStatus
 from benchdash.db import utcnow
@@ -111,12 +112,23 @@ def resolve(*, session: Session, series_id: int, by_run_id: int) -> None:
             Alert.status != AlertStatus.RESOLVED,
         )
         .values(status=AlertStatus.RESOLVED, resolved_at=utcnow(), resolved_by_run_id=by_run_id)
-        .returning(Alert.id, Alert.level, Alert.change_pct, Alert.run_id)
+        .returning(Alert.id, Alert.level, Alert.change_pct, Alert.run_id, Alert.summary_id)
         .execution_options(synchronize_session=False)
     ).all()
-    for alert_id, level, change_pct, run_id in resolved:  # the outbox row, in this transaction
+    for alert_id, level, change_pct, run_id, summary_id in resolved:  # the outbox, this transaction
         facts = {"id": alert_id, "level": level, "change_pct": change_pct, "run_id": run_id}
-        _notify(session, Event.ALERT_RESOLVED, series, {**facts, "by_run_id": by_run_id})
+        facts["by_run_id"] = by_run_id
+        if summary_id is None:  # opened before summaries (0024): told of alone
+            _notify(session, Event.ALERT_RESOLVED, series, facts)
+        elif summaries.settle(session=session, summary_id=summary_id):  # its last alert
+            summaries.notify(
+                session=session,
+                event=Event.ALERT_RESOLVED,
+                summary_id=summary_id,
+                system_id=series.system_id,
+                branch_id=series.branch_id,
+                about=(series.benchmark_id, series.metric_id, facts),
+            )
 
 
 def _notify(session: Session, event: Event, series: Series, facts: Mapping[str, object]) -> None:
@@ -203,17 +215,15 @@ def open_step(
         )
         .returning(Alert.id)
     ).scalar()
-    if opened is not None:  # the outbox row, in this transaction
-        facts = {
-            "id": opened,
-            "level": decision.level.value,
-            "change_pct": decision.change_pct,
-            "run_id": decision.first_bad_run_id,
-            "commit": decision.first_bad_commit,
-        }
-        if root_cause is not None:
-            facts["root_cause"] = root_cause["summary"]
-        _notify(session, Event.ALERT_OPENED, series, facts)
+    if opened is not None:  # its summary, and the outbox row, in this transaction
+        joined = summaries.join(session=session, alert_id=opened)
+        summaries.notify(
+            session=session,
+            event=Event.ALERT_OPENED if joined.created else Event.ALERT_UPDATED,
+            summary_id=joined.summary_id,
+            system_id=series.system_id,
+            branch_id=series.branch_id,
+        )
 
 
 def _root_cause(session: Session, decision: AlertDecision, series: Series) -> dict[str, Any] | None:

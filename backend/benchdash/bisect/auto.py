@@ -3,7 +3,8 @@
 A runner-executed alert is confirmed by its re-runs (`alerts.reruns.settle`), during the upload
 of the last re-run or from the background loop; both then call `start_for_alerts`. An alert
 whose first bad run came from the queue (it has a ref and a profile) and that names a last good
-run of another commit gets one bisection, never a second one by itself.
+run of another commit gets one bisection, never a second one by itself; the alerts of one
+summary (`alerts.summaries`) share one.
 """
 
 from __future__ import annotations
@@ -27,7 +28,8 @@ _UNBISECTED = f"""
     WHERE a.status = '{AlertStatus.OPEN}' AND a.confirmed_by = 're-runs'
       AND bad.ref IS NOT NULL AND bad.profile IS NOT NULL
       AND good.commit IS NOT NULL AND bad.commit IS NOT NULL AND good.commit <> bad.commit
-      AND NOT EXISTS (SELECT 1 FROM bisection b WHERE b.alert_id = a.id) {{}}
+      AND NOT EXISTS (SELECT 1 FROM bisection b WHERE b.alert_id = a.id
+                      OR b.summary_id = a.summary_id) {{}}
     ORDER BY a.id
 """
 _ANY = text(_UNBISECTED.format(""))
@@ -49,5 +51,6 @@ def start_for_alerts(*, session: Session, run_ids: Sequence[int] | None) -> list
         except AppError as exc:
             log.warning("alert %s is not bisected: %s", alert_id, exc.detail)
             continue
-        started.append(bisection.id)
+        if bisection.id not in started:  # alerts of one summary share their bisection
+            started.append(bisection.id)
     return started

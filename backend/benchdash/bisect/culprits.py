@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import and_, or_, select
 from sqlalchemy.orm import Session
 
 from benchdash.alerts.models import Alert
@@ -21,13 +21,15 @@ def of_alerts(*, session: Session, alert_ids: Sequence[int]) -> dict[int, Culpri
     if not alert_ids:
         return {}
     rows = session.execute(
-        select(
-            Bisection.alert_id,
-            Bisection.culprit_sha,
-            Bisection.culprit_subject,
-            Bisection.culprit_author,
+        select(Alert.id, Bisection.culprit_sha, Bisection.culprit_subject, Bisection.culprit_author)
+        .join(
+            Bisection,
+            or_(  # its own, or its summary's (one bisection serves the summary's alerts)
+                Bisection.alert_id == Alert.id,
+                and_(Alert.summary_id.is_not(None), Bisection.summary_id == Alert.summary_id),
+            ),
         )
-        .where(Bisection.alert_id.in_(list(alert_ids)), Bisection.state == BisectState.FOUND)
+        .where(Alert.id.in_(list(alert_ids)), Bisection.state == BisectState.FOUND)
         .order_by(Bisection.id)
     ).all()
     return {

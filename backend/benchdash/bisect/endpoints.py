@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import APIRouter, Path
+from fastapi import APIRouter, Path, Response
 
 from benchdash.alerts import service as alert_service
 from benchdash.auth import service as auth_service
@@ -22,14 +22,21 @@ BisectionIdPath = Annotated[int, Path(ge=1, le=2**31 - 1, description="A bisecti
 
 @router.post("/alerts/{alert_id}/bisections", response_model=BisectionRead, status_code=201)
 def bisect_alert(
-    alert_id: AlertIdPath, body: BisectFromAlert, session: SessionDep, principal: OptionalPrincipal
+    alert_id: AlertIdPath,
+    body: BisectFromAlert,
+    session: SessionDep,
+    principal: OptionalPrincipal,
+    response: Response,
 ) -> BisectionRead:
-    """Bisect the alert's commit range (trigger scope on its system)."""
+    """Bisect the alert's commit range (trigger scope on its system); when another alert of its
+    summary is bisected (running or found), that bisection is the answer (200)."""
     system = alert_service.system_of(session=session, alert_id=alert_id)
     who = auth_service.require(principal, "trigger", system)
     b = service.start_from_alert(
         session=session, alert_id=alert_id, first_parent=body.first_parent, by=who.name
     )
+    if b.alert_id != alert_id:
+        response.status_code = 200
     return queries.one(session=session, bisection_id=b.id)
 
 

@@ -42,11 +42,21 @@ class Bisection(Base):
             unique=True,
             postgresql_where=text(f"state = '{BisectState.RUNNING}'"),
         ),
+        Index(
+            "uq_bisection_running_summary",
+            "summary_id",
+            unique=True,
+            postgresql_where=text(f"state = '{BisectState.RUNNING}'"),
+        ),
     )
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     system_id: Mapped[int] = mapped_column(ForeignKey("system.id", ondelete="CASCADE"))
     alert_id: Mapped[int | None] = mapped_column(ForeignKey("alert.id", ondelete="CASCADE"))
+    # The alert summary it bisects for (migration 0024): one bisection serves all its alerts.
+    summary_id: Mapped[int | None] = mapped_column(
+        ForeignKey("alert_summary.id", ondelete="SET NULL")
+    )
     benchmark_id: Mapped[int] = mapped_column(ForeignKey("benchmark.id", ondelete="CASCADE"))
     metric_id: Mapped[int] = mapped_column(ForeignKey("metric.id", ondelete="CASCADE"))
     good_run_id: Mapped[int | None] = mapped_column(ForeignKey("run.id", ondelete="SET NULL"))

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import math
 
-from sqlalchemy import select
+from sqlalchemy import or_, select
 from sqlalchemy.orm import Session
 
+from benchdash.alerts.models import Alert
 from benchdash.bisect.decide import Step, Verdict, next_action
 from benchdash.bisect.models import Bisection, BisectionStep
 from benchdash.bisect.schemas import BisectionRead, CommitRead, StepRead
@@ -106,8 +107,11 @@ def one(*, session: Session, bisection_id: int) -> BisectionRead:
 
 
 def of_alert(*, session: Session, alert_id: int) -> list[BisectionRead]:
-    """The bisections of an alert, newest first."""
+    """The bisections of an alert (its own and its summary's), newest first."""
+    summary = select(Alert.summary_id).where(Alert.id == alert_id).scalar_subquery()
     rows = session.scalars(
-        select(Bisection).where(Bisection.alert_id == alert_id).order_by(Bisection.id.desc())
+        select(Bisection)
+        .where(or_(Bisection.alert_id == alert_id, Bisection.summary_id == summary))
+        .order_by(Bisection.id.desc())
     ).all()
     return [_read(session, b) for b in rows]

@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from sqlalchemy import select
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from benchdash.alerts.models import Alert
@@ -45,6 +46,7 @@ def _begin(
     alert_id: int | None,
     first_parent: bool,
     by: str,
+    summary_id: int | None = None,
 ) -> Bisection:
     """Check the two ends, store the bisection and queue the agent's task listing the range."""
     for end, name in ((good, "good"), (bad, "bad")):
@@ -63,6 +65,7 @@ def _begin(
     bisection = Bisection(
         system_id=bad.system_id,
         alert_id=alert_id,
+        summary_id=summary_id,
         benchmark_id=benchmark.id,
         metric_id=metric_id,
         good_run_id=good.id,
@@ -111,15 +114,45 @@ def start_from_alert(
     )
     if running is not None:
         raise Conflict(f"bisection {running} of alert {alert_id} is still running")
-    return _begin(
-        session=session,
-        good=_run(session, alert.last_good_run_id, "last good"),
-        bad=_run(session, alert.run_id, "first bad"),
-        benchmark=session.get_one(Benchmark, alert.benchmark_id),
-        metric_id=alert.metric_id,
-        alert_id=alert_id,
-        first_parent=first_parent,
-        by=by,
+    shared = _of_summary(session, alert)
+    if shared is not None:  # another alert of its summary is bisected: the same range, once
+        return shared
+    try:
+        with session.begin_nested():
+            return _begin(
+                session=session,
+                good=_run(session, alert.last_good_run_id, "last good"),
+                bad=_run(session, alert.run_id, "first bad"),
+                benchmark=session.get_one(Benchmark, alert.benchmark_id),
+                metric_id=alert.metric_id,
+                alert_id=alert_id,
+                summary_id=alert.summary_id,
+                first_parent=first_parent,
+                by=by,
+            )
+    except IntegrityError:  # a concurrent start of its summary's bisection won
+        shared = _of_summary(session, alert)
+        if shared is None:
+            raise Conflict(
+                f"a bisection of alert {alert_id} was started at the same time"
+            ) from None
+        return shared
+
+
+def _of_summary(session: Session, alert: Alert) -> Bisection | None:
+    """The bisection of another alert of its summary that runs or found its commit: the
+    summary's alerts share it."""
+    if alert.summary_id is None:
+        return None
+    return session.scalar(
+        select(Bisection)
+        .where(
+            Bisection.summary_id == alert.summary_id,
+            Bisection.alert_id != alert.id,
+            Bisection.state.in_([BisectState.RUNNING, BisectState.FOUND]),
+        )
+        .order_by(Bisection.id.desc())
+        .limit(1)
     )
 
 

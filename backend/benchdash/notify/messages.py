@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from benchdash.config import get_settings
@@ -19,14 +20,51 @@ def _commit(commit: str | None) -> str:
     return f" ({commit[:12]})" if commit else ""
 
 
-def alert_payload(*, event: str, system: str, branch: str, alert: dict[str, Any]) -> dict[str, Any]:
-    """The payload of an opened, re-graded or resolved alert; `alert` holds its facts and
-    names."""
+def worst(rows: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    """A summary's worst alerts as a notification lists them, each with its change in words."""
+    keys = ("id", "benchmark", "metric", "testbed", "level", "change_pct", "run_id")
+    return [
+        {
+            **{k: r[k] for k in keys},
+            "change": format_change(r["change_pct"], r["direction"], r["unit"]),
+        }
+        for r in rows
+    ]
+
+
+def _summary_text(summary: Mapping[str, Any]) -> str:
+    """The summary in a sentence: how many series, the range, the worst ones."""
+    counts, rng = summary["counts"], summary["range"]
+    span = f"{(rng['last_good_commit'] or '?')[:12]}..{(rng['first_bad_commit'] or '?')[:12]}"
+    named = "; ".join(f"{w['benchmark']} · {w['metric']} {w['change']}" for w in summary["worst"])
+    more = counts["alerts"] - len(summary["worst"])
+    return (
+        f" Alert summary #{summary['id']}: {counts['alerts']} series ({counts['fail']} fail,"
+        f" {counts['warn']} warn) in {span}. Worst: {named}"
+        + (f" and {more} more." if more > 0 else ".")
+    )
+
+
+def alert_payload(
+    *,
+    event: str,
+    system: str,
+    branch: str,
+    alert: dict[str, Any],
+    summary: Mapping[str, Any] | None = None,
+) -> dict[str, Any]:
+    """The payload of an opened, grown, re-graded or resolved alert (or its summary's);
+    `alert` holds its facts and names, `summary` the summary's (`notify.outbox`)."""
     change = format_change(alert["change_pct"], alert["direction"], alert["unit"])
     what = f"{alert['benchmark']} · {alert['metric']}"
     where = f"{system} ({branch})"
-    if event == "alert.opened":
-        title = f"Regression in {where}: {what} {change}"
+    many = summary is not None and summary["counts"]["alerts"] > 1
+    if many:
+        assert summary is not None
+        what = f"{summary['counts']['alerts']} series, worst {what}"
+    if event in ("alert.opened", "alert.updated"):
+        verb = "Regression" if event == "alert.opened" else "More series in a regression"
+        title = f"{verb} in {where}: {what} {change}"
         text = (
             f"{title}. Confirmed {alert['level']} step from run #{alert['run_id']}"
             f"{_commit(alert.get('commit'))}."
@@ -41,13 +79,20 @@ def alert_payload(*, event: str, system: str, branch: str, alert: dict[str, Any]
             f" its step, measured on {alert['graded_runs']} runs since run #{alert['run_id']},"
             f" is {change}."
         )
+    elif many:
+        assert summary is not None
+        title = f"Recovered in {where}: {summary['counts']['alerts']} series"
+        text = f"{title} are back at their levels, the last by run #{alert['by_run_id']}."
     else:
         title = f"Recovered in {where}: {what}"
         text = (
             f"{title} is back at its level (the step was {change}), by run #{alert['by_run_id']}."
         )
+    if many and event != "alert.resolved":
+        assert summary is not None
+        text += _summary_text(summary)
     url = link(f"/alerts?system={system}")
-    return {
+    out = {
         "event": event,
         "system": system,
         "branch": branch,
@@ -56,6 +101,9 @@ def alert_payload(*, event: str, system: str, branch: str, alert: dict[str, Any]
         "url": url,
         "alert": {**alert, "change": change},
     }
+    if summary is not None:
+        out["summary"] = dict(summary)
+    return out
 
 
 def bisected_payload(

@@ -86,3 +86,5 @@ class Delivery(Base):
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     last_attempt_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
     delivered_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    # The alert summary it tells of (migration 0024): a pending one takes later news of it.
+    summary_id: Mapped[int | None] = mapped_column(Integer, index=True)

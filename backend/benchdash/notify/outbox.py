@@ -12,10 +12,10 @@ from __future__ import annotations
 
 import json
 import uuid
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
-from sqlalchemy import or_, select, text
+from sqlalchemy import ARRAY, String, cast, or_, select, text
 from sqlalchemy.orm import Session
 
 from benchdash.db import utcnow
@@ -47,9 +47,17 @@ def defer(*, session: Session, delivery_id: uuid.UUID) -> int:
     return int(job_id)
 
 
-def add(*, session: Session, subscription_id: int, event: str, payload: dict[str, Any]) -> Delivery:
+def add(
+    *,
+    session: Session,
+    subscription_id: int,
+    event: str,
+    payload: dict[str, Any],
+    summary_id: int | None = None,
+) -> Delivery:
     """One delivery row and its job."""
     delivery = Delivery(
+        summary_id=summary_id,
         id=uuid.uuid4(),
         subscription_id=subscription_id,
         event=event,
@@ -64,16 +72,25 @@ def add(*, session: Session, subscription_id: int, event: str, payload: dict[str
     return delivery
 
 
-def _fan_out(*, session: Session, system_id: int, branch: str, payload: dict[str, Any]) -> int:
-    event = payload["event"]
-    subs = session.scalars(
-        select(Subscription.id).where(
+def _subscribers(
+    session: Session, system_id: int, branch: str, events: Sequence[str]
+) -> list[tuple[int, list[str]]]:
+    rows = session.execute(
+        select(Subscription.id, Subscription.events)
+        .where(
             Subscription.system_id == system_id,
-            Subscription.events.any(event),
+            Subscription.events.op("&&")(cast(list(events), ARRAY(String(20)))),
             Subscription.paused_at.is_(None),  # `notify.pause`: nothing queued until resumed
             or_(Subscription.branch.is_(None), Subscription.branch == branch),
         )
+        .order_by(Subscription.id)
     ).all()
+    return [(int(i), list(e)) for i, e in rows]
+
+
+def _fan_out(*, session: Session, system_id: int, branch: str, payload: dict[str, Any]) -> int:
+    event = payload["event"]
+    subs = [i for i, _ in _subscribers(session, system_id, branch, [event])]
     for sub_id in subs:
         add(session=session, subscription_id=sub_id, event=event, payload=payload)
     session.flush()
@@ -123,6 +140,69 @@ def alert_changed(
     alert = _alert(session, benchmark_id, metric_id, facts)
     payload = messages.alert_payload(event=event, system=system, branch=branch, alert=alert)
     return _fan_out(session=session, system_id=system_id, branch=branch, payload=payload)
+
+
+NEWS = (Event.ALERT_OPENED, Event.ALERT_UPDATED)  # what a pending delivery of a summary takes
+
+
+def summary_changed(
+    *,
+    session: Session,
+    event: Event,
+    system_id: int,
+    branch_id: int,
+    benchmark_id: int,
+    metric_id: int,
+    facts: Mapping[str, object],
+    summary: Mapping[str, Any],
+    worst: Sequence[Mapping[str, Any]],
+) -> int:
+    """An alert summary opened, grew (`alert.updated`) or resolved; `facts` are the alert it
+    names (its worst, or the one whose recovery resolved it), `summary` its id, range, counts
+    and status, `worst` its worst alerts. News of an opened or grown summary goes into the
+    subscription's delivery of it that is still pending, when there is one: one notification
+    for a commit that slowed thirty series. Returns how many deliveries were queued."""
+    if session.info.get(HELD) or not _subscribed(session, system_id):
+        return 0
+    system, branch = _names(session, system_id, branch_id)
+    alert = _alert(session, benchmark_id, metric_id, facts)
+    told = {**summary, "system": system, "branch": branch, "worst": messages.worst(worst)}
+
+    def payload(ev: str) -> dict[str, Any]:
+        return messages.alert_payload(
+            event=ev, system=system, branch=branch, alert=alert, summary=told
+        )
+
+    wanted = list(NEWS) if event in NEWS else [event]
+    queued = 0
+    for sub_id, events in _subscribers(session, system_id, branch, wanted):
+        if event in NEWS:
+            pending = session.scalar(
+                select(Delivery)
+                .where(
+                    Delivery.summary_id == summary["id"],
+                    Delivery.subscription_id == sub_id,
+                    Delivery.status == DeliveryStatus.PENDING,
+                    Delivery.event.in_(list(NEWS)),
+                )
+                .order_by(Delivery.created_at.desc())
+                .limit(1)
+                .with_for_update()
+            )
+            if pending is not None:  # not sent yet: it tells the news too
+                pending.payload = payload(pending.event)
+                continue
+        if event in events:
+            add(
+                session=session,
+                subscription_id=sub_id,
+                event=event,
+                payload=payload(event),
+                summary_id=int(summary["id"]),
+            )
+            queued += 1
+    session.flush()
+    return queued
 
 
 def alert_bisected(

@@ -18,6 +18,7 @@ class Event(StrEnum):
     """What happened."""
 
     ALERT_OPENED = "alert.opened"  # a confirmed regression
+    ALERT_UPDATED = "alert.updated"  # more series joined its summary
     ALERT_RESOLVED = "alert.resolved"  # its recovery
     ALERT_BISECTED = "alert.bisected"  # a bisection named its first bad commit
     ALERT_REGRADED = "alert.regraded"  # later runs moved its level (warn to fail, or back)
@@ -27,6 +28,7 @@ class Event(StrEnum):
 
 SUBSCRIBABLE = (
     Event.ALERT_OPENED,
+    Event.ALERT_UPDATED,
     Event.ALERT_RESOLVED,
     Event.ALERT_BISECTED,
     Event.ALERT_REGRADED,
@@ -35,6 +37,7 @@ SUBSCRIBABLE = (
 # What a subscription may name (the wire type: "test" is the send-a-test button's alone).
 SubscribableEvent = Literal[
     Event.ALERT_OPENED,
+    Event.ALERT_UPDATED,
     Event.ALERT_RESOLVED,
     Event.ALERT_BISECTED,
     Event.ALERT_REGRADED,

@@ -52,6 +52,7 @@ def test_users_see_and_remove_only_their_own_and_admins_see_all(
     b = _mine(bob, "bob@x.test")
     assert b["events"] == [
         "alert.opened",
+        "alert.updated",
         "alert.resolved",
         "alert.bisected",
         "alert.regraded",

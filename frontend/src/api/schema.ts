@@ -4,6 +4,115 @@
  */
 
 export interface paths {
+    "/api/v1/alert-summaries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read Alert Summaries
+         * @description Alert summaries, newest first (default: open and acknowledged), with their counts and
+         *     worst alerts.
+         */
+        get: operations["alerts-read_alert_summaries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/alert-summaries/{summary_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read Alert Summary
+         * @description One alert summary with its alerts, worst first, and counts by level.
+         */
+        get: operations["alerts-read_alert_summary"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Update Alert Summary
+         * @description Assign it to a person and link an issue URL (http or https); a field left out stays,
+         *     null clears it (trigger scope; audited).
+         */
+        patch: operations["alerts-update_alert_summary"];
+        trace?: never;
+    };
+    "/api/v1/alert-summaries/{summary_id}/accept": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Accept Alert Summary
+         * @description Accept its steps as expected: each series' baseline restarts at its step, its alerts and
+         *     the summary resolve (trigger scope; audited).
+         */
+        post: operations["alerts-accept_alert_summary"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/alert-summaries/{summary_id}/acknowledge": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Acknowledge Alert Summary
+         * @description Acknowledge the summary and each of its open alerts (signed-in user, or a token with
+         *     trigger or admin scope; audited).
+         */
+        post: operations["alerts-acknowledge_alert_summary"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/alert-summaries/{summary_id}/invalid": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Mark Alert Summary Invalid
+         * @description Mark it invalid (no regression: noise, a broken run); its open alerts are acknowledged
+         *     and stay until their series recover (trigger scope; audited).
+         */
+        post: operations["alerts-mark_alert_summary_invalid"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/alerts": {
         parameters: {
             query?: never;
@@ -59,7 +168,8 @@ export interface paths {
         put?: never;
         /**
          * Bisect Alert
-         * @description Bisect the alert's commit range (trigger scope on its system).
+         * @description Bisect the alert's commit range (trigger scope on its system); when another alert of its
+         *     summary is bisected (running or found), that bisection is the answer (200).
          */
         post: operations["bisections-bisect_alert"];
         delete?: never;
@@ -1435,6 +1545,11 @@ export interface components {
             /** Series Url */
             series_url: string;
             status: components["schemas"]["AlertStatus"];
+            /**
+             * Summary Id
+             * @description The alert summary of its culprit range (null: opened before them).
+             */
+            summary_id?: number | null;
             /** System */
             system: string;
             /** Testbed */
@@ -1458,6 +1573,148 @@ export interface components {
          * @enum {string}
          */
         AlertStatus: "open" | "acknowledged" | "resolved";
+        /**
+         * AlertSummaryDetail
+         * @description One summary with every one of its alerts, worst first.
+         */
+        AlertSummaryDetail: {
+            /** Acknowledged At */
+            acknowledged_at: string | null;
+            /** Acknowledged By */
+            acknowledged_by: string | null;
+            /** Alerts */
+            alerts: components["schemas"]["AlertRead"][];
+            /** Assignee */
+            assignee: string | null;
+            /** Branch */
+            branch: string;
+            /**
+             * Commits Url
+             * @description The range in the system's repository.
+             */
+            commits_url?: string | null;
+            counts: components["schemas"]["SummaryCounts"];
+            /** First Bad Commit */
+            first_bad_commit: string | null;
+            /** First Bad Run Id */
+            first_bad_run_id: number | null;
+            /** Id */
+            id: number;
+            /** Issue Url */
+            issue_url: string | null;
+            /**
+             * Kind
+             * @description step or drift
+             */
+            kind: string;
+            /**
+             * Last Good Commit
+             * @description The culprit range is last_good_commit..first_bad_commit.
+             */
+            last_good_commit: string | null;
+            /** Last Good Run Id */
+            last_good_run_id: number | null;
+            /**
+             * Opened At
+             * Format: date-time
+             */
+            opened_at: string;
+            /** @description accepted (as expected) or invalid; null: not said */
+            resolution?: components["schemas"]["Resolution"] | null;
+            /** Resolved At */
+            resolved_at: string | null;
+            /** @description resolved when all of its alerts are */
+            status: components["schemas"]["AlertStatus"];
+            /** System */
+            system: string;
+            /** Triaged At */
+            triaged_at?: string | null;
+            /**
+             * Triaged By
+             * @description Who last triaged it (any action).
+             */
+            triaged_by?: string | null;
+            /**
+             * Updated At
+             * Format: date-time
+             */
+            updated_at: string;
+            /**
+             * Worst
+             * @description Its worst alerts, worst first (up to 3).
+             */
+            worst: components["schemas"]["WorstAlert"][];
+        };
+        /**
+         * AlertSummaryRead
+         * @description Alerts that share a culprit range on one system and branch, triaged as one.
+         */
+        AlertSummaryRead: {
+            /** Acknowledged At */
+            acknowledged_at: string | null;
+            /** Acknowledged By */
+            acknowledged_by: string | null;
+            /** Assignee */
+            assignee: string | null;
+            /** Branch */
+            branch: string;
+            /**
+             * Commits Url
+             * @description The range in the system's repository.
+             */
+            commits_url?: string | null;
+            counts: components["schemas"]["SummaryCounts"];
+            /** First Bad Commit */
+            first_bad_commit: string | null;
+            /** First Bad Run Id */
+            first_bad_run_id: number | null;
+            /** Id */
+            id: number;
+            /** Issue Url */
+            issue_url: string | null;
+            /**
+             * Kind
+             * @description step or drift
+             */
+            kind: string;
+            /**
+             * Last Good Commit
+             * @description The culprit range is last_good_commit..first_bad_commit.
+             */
+            last_good_commit: string | null;
+            /** Last Good Run Id */
+            last_good_run_id: number | null;
+            /**
+             * Opened At
+             * Format: date-time
+             */
+            opened_at: string;
+            /** @description accepted (as expected) or invalid; null: not said */
+            resolution?: components["schemas"]["Resolution"] | null;
+            /** Resolved At */
+            resolved_at: string | null;
+            /** @description resolved when all of its alerts are */
+            status: components["schemas"]["AlertStatus"];
+            /** System */
+            system: string;
+            /** Triaged At */
+            triaged_at?: string | null;
+            /**
+             * Triaged By
+             * @description Who last triaged it (any action).
+             */
+            triaged_by?: string | null;
+            /**
+             * Updated At
+             * Format: date-time
+             */
+            updated_at: string;
+            /**
+             * Worst
+             * @description Its worst alerts, worst first (up to 3).
+             */
+            worst: components["schemas"]["WorstAlert"][];
+        };
         /**
          * BacktestAlert
          * @description An alert that would have opened (replayed) or did open (stored).
@@ -2280,7 +2537,7 @@ export interface components {
          * @description What happened.
          * @enum {string}
          */
-        Event: "alert.opened" | "alert.resolved" | "alert.bisected" | "alert.regraded" | "run.failed" | "test";
+        Event: "alert.opened" | "alert.updated" | "alert.resolved" | "alert.bisected" | "alert.regraded" | "run.failed" | "test";
         /**
          * FieldError
          * @description One invalid field: where it is and what is wrong.
@@ -2631,7 +2888,7 @@ export interface components {
              */
             branch?: string | null;
             /** Events */
-            events?: ("alert.opened" | "alert.resolved" | "alert.bisected" | "alert.regraded" | "run.failed")[];
+            events?: ("alert.opened" | "alert.updated" | "alert.resolved" | "alert.bisected" | "alert.regraded" | "run.failed")[];
             /** System */
             system: string;
         };
@@ -2915,6 +3172,12 @@ export interface components {
             cancel_requested: boolean;
             status: components["schemas"]["RunStatus"];
         };
+        /**
+         * Resolution
+         * @description How a person closed a summary's question (null: not said, or the series recovered).
+         * @enum {string}
+         */
+        Resolution: "accepted" | "invalid";
         /**
          * ResultIn
          * @description One benchmark (name + parameters) and its metrics.
@@ -3829,7 +4092,7 @@ export interface components {
             branch?: string | null;
             channel: components["schemas"]["Channel"];
             /** Events */
-            events?: ("alert.opened" | "alert.resolved" | "alert.bisected" | "alert.regraded" | "run.failed")[];
+            events?: ("alert.opened" | "alert.updated" | "alert.resolved" | "alert.bisected" | "alert.regraded" | "run.failed")[];
             /** Name */
             name: string;
             /** System */
@@ -3862,7 +4125,7 @@ export interface components {
             /** Created By */
             created_by: string;
             /** Events */
-            events?: ("alert.opened" | "alert.resolved" | "alert.bisected" | "alert.regraded" | "run.failed")[];
+            events?: ("alert.opened" | "alert.updated" | "alert.resolved" | "alert.bisected" | "alert.regraded" | "run.failed")[];
             /** Id */
             id: number;
             /** Name */
@@ -3917,7 +4180,7 @@ export interface components {
             /** Created By */
             created_by: string;
             /** Events */
-            events?: ("alert.opened" | "alert.resolved" | "alert.bisected" | "alert.regraded" | "run.failed")[];
+            events?: ("alert.opened" | "alert.updated" | "alert.resolved" | "alert.bisected" | "alert.regraded" | "run.failed")[];
             /** Id */
             id: number;
             /** Name */
@@ -3941,6 +4204,34 @@ export interface components {
             system: string;
             /** Target */
             target: string;
+        };
+        /**
+         * SummaryCounts
+         * @description How many alerts a summary holds, still active, by level, and of how many benchmarks.
+         */
+        SummaryCounts: {
+            /** Active */
+            active: number;
+            /** Alerts */
+            alerts: number;
+            /** Benchmarks */
+            benchmarks: number;
+            /** Fail */
+            fail: number;
+            /** Testbeds */
+            testbeds: number;
+            /** Warn */
+            warn: number;
+        };
+        /**
+         * SummaryUpdate
+         * @description Assign the summary to a person and link an issue; a field left out stays, null clears.
+         */
+        SummaryUpdate: {
+            /** Assignee */
+            assignee?: string | null;
+            /** Issue Url */
+            issue_url?: string | null;
         };
         /**
          * SystemDetail
@@ -4155,6 +4446,17 @@ export interface components {
             would_open: components["schemas"]["Counts"];
         };
         /**
+         * TriageNote
+         * @description Why (accepting as expected or marking invalid).
+         */
+        TriageNote: {
+            /**
+             * Note
+             * @description e.g. "new allocator" or "noisy runner"
+             */
+            note: string;
+        };
+        /**
          * UserAdminRead
          * @description A user as an admin sees it.
          */
@@ -4316,6 +4618,25 @@ export interface components {
             /** Z Score */
             z_score: number | null;
         };
+        /**
+         * WorstAlert
+         * @description One of a summary's worst alerts, as its card names it.
+         */
+        WorstAlert: {
+            /** Benchmark */
+            benchmark: string;
+            /** Change Pct */
+            change_pct: number | null;
+            /** Id */
+            id: number;
+            /** Level */
+            level: string;
+            /** Metric */
+            metric: string;
+            status: components["schemas"]["AlertStatus"];
+            /** Testbed */
+            testbed: string;
+        };
     };
     responses: never;
     parameters: never;
@@ -4325,6 +4646,577 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
+    "alerts-read_alert_summaries": {
+        parameters: {
+            query?: {
+                status?: components["schemas"]["AlertStatus"][] | null;
+                system?: string | null;
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AlertSummaryRead"][];
+                };
+            };
+            /** @description Bad request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Invalid input */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+        };
+    };
+    "alerts-read_alert_summary": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description An alert summary id. */
+                summary_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AlertSummaryDetail"];
+                };
+            };
+            /** @description Bad request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Invalid input */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+        };
+    };
+    "alerts-update_alert_summary": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description An alert summary id. */
+                summary_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SummaryUpdate"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AlertSummaryDetail"];
+                };
+            };
+            /** @description Bad request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Invalid input */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+        };
+    };
+    "alerts-accept_alert_summary": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description An alert summary id. */
+                summary_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TriageNote"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AlertSummaryDetail"];
+                };
+            };
+            /** @description Bad request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Invalid input */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+        };
+    };
+    "alerts-acknowledge_alert_summary": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description An alert summary id. */
+                summary_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AlertSummaryDetail"];
+                };
+            };
+            /** @description Bad request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Invalid input */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+        };
+    };
+    "alerts-mark_alert_summary_invalid": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description An alert summary id. */
+                summary_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TriageNote"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AlertSummaryDetail"];
+                };
+            };
+            /** @description Bad request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+            /** @description Invalid input */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": unknown;
+                };
+            };
+        };
+    };
     "alerts-read_alerts": {
         parameters: {
             query?: {
@@ -10478,15 +11370,16 @@ export const bisectStateValues: ReadonlyArray<FlattenedDeepRequired<components>[
 export const channelValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Channel"]> = ["webhook", "slack", "email"];
 export const compareRowDirectionValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["CompareRow"]["direction"]> = ["higher_is_better", "lower_is_better"];
 export const deliveryStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["DeliveryStatus"]> = ["pending", "sending", "retrying", "delivered", "failed"];
-export const eventValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Event"]> = ["alert.opened", "alert.resolved", "alert.bisected", "alert.regraded", "run.failed", "test"];
+export const eventValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Event"]> = ["alert.opened", "alert.updated", "alert.resolved", "alert.bisected", "alert.regraded", "run.failed", "test"];
 export const levelValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Level"]> = ["ok", "improved", "warn", "fail", "noisy", "unstable", "learning", "no_baseline"];
 export const manifestMetricDirectionValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ManifestMetric"]["direction"]> = ["higher_is_better", "lower_is_better"];
 export const metricAdminDirectionValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["MetricAdmin"]["direction"]> = ["higher_is_better", "lower_is_better"];
 export const metricInDirectionValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["MetricIn"]["direction"]> = ["higher_is_better", "lower_is_better"];
 export const metricReadDirectionValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["MetricRead"]["direction"]> = ["higher_is_better", "lower_is_better"];
-export const mySubscriptionCreateEventsValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["MySubscriptionCreate"]["events"]> = ["alert.opened", "alert.resolved", "alert.bisected", "alert.regraded", "run.failed"];
+export const mySubscriptionCreateEventsValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["MySubscriptionCreate"]["events"]> = ["alert.opened", "alert.updated", "alert.resolved", "alert.bisected", "alert.regraded", "run.failed"];
 export const profileInUnitValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ProfileIn"]["unit"]> = ["instructions", "nanoseconds", "samples"];
 export const profileKindValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ProfileKind"]> = ["instructions", "cpu"];
+export const resolutionValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Resolution"]> = ["accepted", "invalid"];
 export const runCreateTriggerValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["RunCreate"]["trigger"]> = ["web", "schedule"];
 export const runReportStatusAnyOf0Values: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["RunReport"]["status"]> = ["building", "running", "uploading", "failed", "cancelled", "timed_out"];
 export const runStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["RunStatus"]> = ["queued", "building", "running", "uploading", "completed", "failed", "cancelled", "timed_out"];
@@ -10496,9 +11389,9 @@ export const seriesStateValues: ReadonlyArray<FlattenedDeepRequired<components>[
 export const seriesStepLevelValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["SeriesStep"]["level"]> = ["warn", "fail"];
 export const sparklineDirectionValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Sparkline"]["direction"]> = ["higher_is_better", "lower_is_better"];
 export const stageValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Stage"]> = ["suspected", "confirmed", "dismissed"];
-export const subscriptionCreateEventsValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["SubscriptionCreate"]["events"]> = ["alert.opened", "alert.resolved", "alert.bisected", "alert.regraded", "run.failed"];
-export const subscriptionCreatedEventsValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["SubscriptionCreated"]["events"]> = ["alert.opened", "alert.resolved", "alert.bisected", "alert.regraded", "run.failed"];
-export const subscriptionReadEventsValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["SubscriptionRead"]["events"]> = ["alert.opened", "alert.resolved", "alert.bisected", "alert.regraded", "run.failed"];
+export const subscriptionCreateEventsValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["SubscriptionCreate"]["events"]> = ["alert.opened", "alert.updated", "alert.resolved", "alert.bisected", "alert.regraded", "run.failed"];
+export const subscriptionCreatedEventsValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["SubscriptionCreated"]["events"]> = ["alert.opened", "alert.updated", "alert.resolved", "alert.bisected", "alert.regraded", "run.failed"];
+export const subscriptionReadEventsValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["SubscriptionRead"]["events"]> = ["alert.opened", "alert.updated", "alert.resolved", "alert.bisected", "alert.regraded", "run.failed"];
 export const tokenCreateScopesValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["TokenCreate"]["scopes"]> = ["upload", "agent", "trigger", "admin"];
 export const verdictValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Verdict"]> = ["pending", "good", "bad", "ambiguous", "skipped", "failed", "cancelled"];
 export const verdictReadDirectionValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["VerdictRead"]["direction"]> = ["higher_is_better", "lower_is_better"];

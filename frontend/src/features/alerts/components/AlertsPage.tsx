@@ -6,7 +6,9 @@ import { ErrorState, Empty, Loading } from "@/components/ui/States";
 import { useSignedInUser } from "@/lib/session";
 import { useAcknowledgeAlert } from "@/features/alerts/api/acknowledgeAlert";
 import { useAlerts } from "@/features/alerts/api/getAlerts";
+import { useAlertSummaries, useTriageSummary } from "@/features/alerts/api/alertSummaries";
 import { AlertItem } from "@/features/alerts/components/AlertItem";
+import { SummaryCard } from "@/features/alerts/components/SummaryCard";
 import styles from "@/features/alerts/components/AlertsPage.module.css";
 import { ALERT_TABS, tabStatuses, type AlertsSearch } from "@/features/alerts/hooks/useAlertsSearch";
 
@@ -28,6 +30,8 @@ export function AlertsPage({ search, onSearch }: AlertsPageProps) {
   const alerts = useAlerts(statuses, search.system);
   const signedIn = Boolean(useSignedInUser());
   const ack = useAcknowledgeAlert();
+  const summaries = useAlertSummaries(statuses, search.system);
+  const triage = useTriageSummary();
   return (
     <Page>
       <PageHeader title="Alerts">
@@ -55,6 +59,32 @@ export function AlertsPage({ search, onSearch }: AlertsPageProps) {
         ))}
       </Segmented>
       {ack.isError ? <ErrorState error={ack.error} /> : null}
+      {triage.isError ? <ErrorState error={triage.error} /> : null}
+      {summaries.data && summaries.data.length > 0 ? (
+        <Section
+          testId="alert-summaries"
+          title={
+            <>
+              Summaries{" "}
+              <span className="muted">
+                ({summaries.data.length}: alerts of one commit range, triaged as one)
+              </span>
+            </>
+          }
+        >
+          <ul className={styles.list}>
+            {summaries.data.map((s) => (
+              <SummaryCard
+                key={s.id}
+                summary={s}
+                signedIn={signedIn}
+                pending={triage.isPending && triage.variables.id === s.id}
+                onTriage={(action) => triage.mutate(action)}
+              />
+            ))}
+          </ul>
+        </Section>
+      ) : null}
       {alerts.isPending ? (
         <Loading label="Loading alerts…" />
       ) : alerts.isError ? (
