@@ -3113,6 +3113,11 @@ export interface components {
              */
             ref?: string | null;
             /**
+             * Ref Warning
+             * @description Set when the ref could not be checked against the system's repository (unreachable from the API, or too slow: BENCHDASH_REF_CHECK_TIMEOUT_S).
+             */
+            ref_warning?: string | null;
+            /**
              * Requested Benchmarks
              * @description The scenarios a triggered run was asked for (null: the whole profile).
              */
