@@ -161,8 +161,12 @@ def reap_once() -> list[int]:
 def schedule_once() -> list[int]:
     """Queue the runs of the manifests' cron schedules that ticked just now."""
     with background("schedule") as session:
+        settings = get_settings()
         return schedule.queue_due(
-            session=session, now=utcnow(), grace_s=get_settings().schedule_grace_s
+            session=session,
+            now=utcnow(),
+            grace_s=settings.schedule_grace_s,
+            timeout_s=settings.ref_check_timeout_s,
         )
 
 
