@@ -33,6 +33,7 @@ from benchdash.deps import FRESH_COOKIE, FRESH_S
 from benchdash.export import endpoints as export_endpoints
 from benchdash.health import router as health_router
 from benchdash.hooks import endpoints as hook_endpoints
+from benchdash.hooks import poll
 from benchdash.kit import landed
 from benchdash.kit.body import BodyMiddleware
 from benchdash.kit.errors import NotFound
@@ -170,6 +171,14 @@ def schedule_once() -> list[int]:
         )
 
 
+def poll_once() -> list[int]:
+    """Ask the polled sources for their branches' heads; queue runs of new heads."""
+    with background("poll") as session:
+        return poll.poll_due(
+            session=session, now=utcnow(), timeout_s=get_settings().ref_check_timeout_s or 10.0
+        )
+
+
 def settle_reruns() -> int:
     """Confirm or dismiss suspected points whose re-runs all ended without a last upload; start
     the bisections of alerts so confirmed; move on bisections whose run ended without upload."""
@@ -248,6 +257,7 @@ async def lifespan(_: FastAPI) -> AsyncIterator[None]:
             asyncio.create_task(_every(settings.reaper_interval_s, settle_reruns, "re-runs"))
         )
         tasks.append(asyncio.create_task(_every(PARTITIONS_S, ensure_partitions, "partitions")))
+        tasks.append(asyncio.create_task(_every(settings.reaper_interval_s, poll_once, "poll")))
         if settings.schedule_grace_s > 0:
             tasks.append(
                 asyncio.create_task(_every(settings.reaper_interval_s, schedule_once, "schedule"))
