@@ -30,8 +30,10 @@ def poll_due(*, session: Session, now: datetime, timeout_s: float) -> list[int]:
     """Poll the sources that are due; the ids of the runs queued."""
     if not first_to_take(session, "poll"):  # another API process is polling
         return []
-    polled = select(System).where(
-        System.poll_interval_s.is_not(None), System.source_url.is_not(None)
+    polled = select(System).where(  # no manifest: no agent has come yet, nothing to run
+        System.poll_interval_s.is_not(None),
+        System.source_url.is_not(None),
+        System.manifest.is_not(None),
     )
     queued: list[int] = []
     for system in session.scalars(polled.order_by(System.id)).all():
