@@ -5,19 +5,26 @@ import { Segment, Segmented } from "@/components/ui/Segmented";
 import { Empty } from "@/components/ui/States";
 import { useSignedInUser } from "@/lib/session";
 import { useSystemNames } from "@/features/admin/api/systems";
+import { NewSystemPanel, SourcePanel } from "@/features/admin/components/SourcePanel";
 import { ManifestPanel, ThresholdsPanel } from "@/features/admin/components/SystemAdminPanels";
 import { TokensPanel } from "@/features/admin/components/TokensPanel";
 import { UsersPanel } from "@/features/admin/components/UsersPanel";
 import { ADMIN_TABS, type AdminSearch } from "@/features/admin/hooks/useAdminSearch";
 
-const LABEL = { tokens: "Tokens", users: "Users", thresholds: "Thresholds", manifest: "Manifest" } as const;
+const LABEL = {
+  tokens: "Tokens",
+  users: "Users",
+  thresholds: "Thresholds",
+  manifest: "Manifest",
+  source: "Source",
+} as const;
 
 interface AdminPageProps {
   search: AdminSearch;
   onSearch: (patch: Partial<AdminSearch>) => void;
 }
 
-/** Admins only: tokens, users, per-metric thresholds and each system's manifest. */
+/** Admins only: tokens, users, per-metric thresholds, each system's manifest and source, new systems. */
 export function AdminPage({ search, onSearch }: AdminPageProps) {
   const user = useSignedInUser();
   const systems = useSystemNames();
@@ -37,7 +44,7 @@ export function AdminPage({ search, onSearch }: AdminPageProps) {
       </Page>
     );
   }
-  const perSystem = search.tab === "thresholds" || search.tab === "manifest";
+  const perSystem = search.tab === "thresholds" || search.tab === "manifest" || search.tab === "source";
   const slug = search.system ?? systems.data?.[0]?.slug ?? null;
   return (
     <Page>
@@ -68,6 +75,10 @@ export function AdminPage({ search, onSearch }: AdminPageProps) {
       {perSystem && !slug ? <Empty title="No systems yet" /> : null}
       {search.tab === "thresholds" && slug ? <ThresholdsPanel key={slug} slug={slug} /> : null}
       {search.tab === "manifest" && slug ? <ManifestPanel key={slug} slug={slug} /> : null}
+      {search.tab === "source" && slug ? <SourcePanel key={slug} slug={slug} /> : null}
+      {search.tab === "source" ? (
+        <NewSystemPanel onCreated={(created) => onSearch({ system: created })} />
+      ) : null}
     </Page>
   );
 }
