@@ -52,7 +52,7 @@ class _Display:
             )
             self.bar = Progress(*columns, TimeRemainingColumn(), console=self.err)
             self.bar.start()
-            self.task = self.bar.add_task(label, total=100)
+            self.task = self.bar.add_task(label, total=100, completed=int(percent))
         assert self.task is not None
         self.bar.update(self.task, completed=percent, description=label)
 
