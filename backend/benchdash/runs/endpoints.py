@@ -70,7 +70,8 @@ def read_comparison(session: ReadSessionDep, base: RunIdQuery, head: RunIdQuery)
 
 @router.post("/runs", response_model=RunQueued, status_code=201)
 def create_run(body: RunCreate, session: SessionDep, principal: OptionalPrincipal) -> RunQueued:
-    """Queue a run of a system at a ref (signed-in user or a token with the trigger scope)."""
+    """Queue a run of a system at a ref (signed-in user or a token with the trigger scope); a
+    branch or tag name its source repository lacks is refused (422)."""
     needed = "trigger"
     if body.trigger == RunTrigger.SCHEDULE and principal and principal.may("agent", body.system):
         needed = "agent"  # the agent queues its manifest's cron runs: it needs no trigger scope

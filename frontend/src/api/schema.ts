@@ -638,7 +638,8 @@ export interface paths {
         put?: never;
         /**
          * Create Run
-         * @description Queue a run of a system at a ref (signed-in user or a token with the trigger scope).
+         * @description Queue a run of a system at a ref (signed-in user or a token with the trigger scope); a
+         *     branch or tag name its source repository lacks is refused (422).
          */
         post: operations["runs-create_run"];
         delete?: never;
