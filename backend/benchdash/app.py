@@ -33,6 +33,7 @@ from benchdash.deps import FRESH_COOKIE, FRESH_S
 from benchdash.export import endpoints as export_endpoints
 from benchdash.health import router as health_router
 from benchdash.hooks import endpoints as hook_endpoints
+from benchdash.hooks import poll
 from benchdash.kit import landed
 from benchdash.kit.body import BodyMiddleware
 from benchdash.kit.errors import NotFound
@@ -164,8 +165,20 @@ def reap_once() -> list[int]:
 def schedule_once() -> list[int]:
     """Queue the runs of the manifests' cron schedules that ticked just now."""
     with background("schedule") as session:
+        settings = get_settings()
         return schedule.queue_due(
-            session=session, now=utcnow(), grace_s=get_settings().schedule_grace_s
+            session=session,
+            now=utcnow(),
+            grace_s=settings.schedule_grace_s,
+            timeout_s=settings.ref_check_timeout_s,
+        )
+
+
+def poll_once() -> list[int]:
+    """Ask the polled sources for their branches' heads; queue runs of new heads."""
+    with background("poll") as session:
+        return poll.poll_due(
+            session=session, now=utcnow(), timeout_s=get_settings().ref_check_timeout_s or 10.0
         )
 
 
@@ -248,6 +261,7 @@ async def lifespan(_: FastAPI) -> AsyncIterator[None]:
         )
         tasks.append(asyncio.create_task(_every(PARTITIONS_S, ensure_partitions, "partitions")))
         tasks.append(asyncio.create_task(_every(PARTITIONS_S, retention.daily, "retention")))
+        tasks.append(asyncio.create_task(_every(settings.reaper_interval_s, poll_once, "poll")))
         if settings.schedule_grace_s > 0:
             tasks.append(
                 asyncio.create_task(_every(settings.reaper_interval_s, schedule_once, "schedule"))

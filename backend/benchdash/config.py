@@ -75,6 +75,9 @@ class Settings(BaseSettings):
         description="Queue a manifest's cron run this long after its tick at the latest "
         "(0: no scheduled runs)",
     )
+    ref_check_timeout_s: float = Field(
+        10.0, ge=0, description="Wait this long for `git ls-remote` checking a ref (0: no check)"
+    )
     no_agent_wait_s: float = Field(
         600.0, ge=0, description="Fail a run queued this long for a system with no agent (0: never)"
     )

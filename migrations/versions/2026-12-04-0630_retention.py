@@ -6,7 +6,7 @@ that; `summarise_after_days` empties the raw samples of older runs' measurements
 statistics stay); both null keeps the runs forever. No rule: nothing is deleted.
 
 Revision ID: 0027
-Revises: 0024
+Revises: 0026
 Create Date: 2026-12-04 06:30:00+00:00
 """
 
@@ -16,7 +16,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision: str = "0027"
-down_revision: str | None = "0024"
+down_revision: str | None = "0026"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 

@@ -24,6 +24,7 @@ from rich.console import Console
 
 from benchdash_runner import __version__, client, document, forge, summary
 from benchdash_runner.adapters import AdapterError
+from benchdash_runner.fleet import command as fleet
 from benchdash_runner.history import command as history
 from benchdash_runner.prepare import (
     GAB_DIRECTIONS,
@@ -33,7 +34,7 @@ from benchdash_runner.prepare import (
     known_formats,
 )
 
-BUILTIN = ("upload", "convert", *history.COMMANDS)
+BUILTIN = ("upload", "convert", *history.COMMANDS, *fleet.COMMANDS)
 PLUGIN_GROUP = "benchdash.commands"
 EXIT_OK, EXIT_ERROR, EXIT_REGRESSION = 0, 1, 2
 
@@ -51,6 +52,8 @@ def main(argv: list[str] | None = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
     if args and args[0] in history.COMMANDS:  # history in and out: benchdash_runner.history
         return history.main(args)
+    if args and args[0] in fleet.COMMANDS:  # runs on the runner fleet: benchdash_runner.fleet
+        return fleet.main(args)
     if args and not args[0].startswith("-") and args[0] not in BUILTIN:
         return _delegate(args[0], args[1:])
     parser = _build_parser()

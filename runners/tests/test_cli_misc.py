@@ -80,7 +80,7 @@ def test_other_commands_go_to_entry_points(monkeypatch: pytest.MonkeyPatch, caps
     assert calls == [["token", "create", "--system", "relay"]]
     assert cli.main(["tokn"]) == 1
     assert (
-        "unknown command 'tokn'; known commands: convert, export, import, token, upload"
+        "unknown command 'tokn'; known commands: convert, export, import, run, token, upload"
         in capsys.readouterr().err
     )
 

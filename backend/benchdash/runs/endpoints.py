@@ -18,7 +18,7 @@ from benchdash.deps import OptionalPrincipal, ReadAccess, ReadSessionDep, Sessio
 from benchdash.kit.errors import NotFound
 from benchdash.kit.responses import ERRORS
 from benchdash.kit.validation import RunIdPath, RunIdQuery, SlugPath, TextQuery
-from benchdash.runs import agents, claim, lifecycle, longpoll, queries, stream, wakeups
+from benchdash.runs import agents, claim, lifecycle, longpoll, queries, refcheck, stream, wakeups
 from benchdash.runs import service as run_service
 from benchdash.runs.read_models import Comparison, RunDetail
 from benchdash.runs.schemas import (
@@ -70,11 +70,16 @@ def read_comparison(session: ReadSessionDep, base: RunIdQuery, head: RunIdQuery)
 
 @router.post("/runs", response_model=RunQueued, status_code=201)
 def create_run(body: RunCreate, session: SessionDep, principal: OptionalPrincipal) -> RunQueued:
-    """Queue a run of a system at a ref (signed-in user or a token with the trigger scope)."""
+    """Queue a run of a system at a ref (signed-in user or a token with the trigger scope); a
+    branch or tag name its source repository lacks is refused (422)."""
     needed = "trigger"
     if body.trigger == RunTrigger.SCHEDULE and principal and principal.may("agent", body.system):
         needed = "agent"  # the agent queues its manifest's cron runs: it needs no trigger scope
     auth_service.require(principal, needed, body.system)
+    settings = get_settings()
+    ref_warning = refcheck.check(
+        session=session, system=body.system, ref=body.ref, timeout_s=settings.ref_check_timeout_s
+    )
     run = lifecycle.trigger(
         session=session,
         system=body.system,
@@ -84,11 +89,10 @@ def create_run(body: RunCreate, session: SessionDep, principal: OptionalPrincipa
         trigger_kind=body.trigger,
         branch=body.branch,
     )
-    settings = get_settings()
     online = agents.live(session=session, system_id=run.system_id, live_s=settings.agent_live_s)
     warning = None if online else agents.no_agent_warning(body.system, settings.no_agent_wait_s)
     summary = run_service.summary(session=session, run_id=run.id)
-    return RunQueued(**summary.model_dump(), warning=warning)
+    return RunQueued(**summary.model_dump(), warning=warning, ref_warning=ref_warning)
 
 
 @router.post("/systems/{slug}/agents/heartbeat", response_model=AgentAck)

@@ -3,6 +3,11 @@
 Any API replica may look; a transaction-scoped advisory lock per system and the run's external
 id (`schedule-<tick>`, unique per system) make one tick one run. A tick older than the grace
 (the API was down then) is skipped, not caught up.
+
+A tick runs the newest commit of the default branch (asked of the system's source with `git
+ls-remote`) and is skipped when that commit already has a run of the profile (any trigger,
+cancelled ones aside): a quiet night measures nothing twice. A repository the API cannot read
+gets a run of the branch by name, as before sources existed (the agent resolves it).
 """
 
 from __future__ import annotations
@@ -15,7 +20,8 @@ from sqlalchemy.orm import Session
 
 from benchdash.runs import lifecycle
 from benchdash.runs.models import Run
-from benchdash.runs.states import RunTrigger
+from benchdash.runs.states import RunStatus, RunTrigger
+from benchdash.systems import remote
 from benchdash.systems import service as system_service
 from benchdash.systems.models import System
 
@@ -28,8 +34,14 @@ def last_tick(cron: str, now: datetime) -> datetime:
     return tick
 
 
-def queue_due(*, session: Session, now: datetime, grace_s: float) -> list[int]:
-    """Queue the run of every system whose cron ticked within `grace_s`; returns their ids."""
+_SKIPPED: dict[str, str] = {}  # slug -> the tick this process found already measured
+
+
+def queue_due(
+    *, session: Session, now: datetime, grace_s: float, timeout_s: float = 0.0
+) -> list[int]:
+    """Queue the run of every system whose cron ticked within `grace_s`; returns their ids.
+    `timeout_s` bounds the look-up of the default branch's head (0: run the branch by name)."""
     queued = []
     for system in session.scalars(select(System).where(System.manifest.is_not(None))).all():
         schedule = (system.manifest or {}).get("schedule") or {}
@@ -44,13 +56,20 @@ def queue_due(*, session: Session, now: datetime, grace_s: float) -> list[int]:
         taken = session.scalar(
             select(Run.id).where(Run.system_id == system.id, Run.external_id == external_id)
         )
-        if taken is not None:
+        if taken is not None or _SKIPPED.get(system.slug) == external_id:
+            continue
+        branch = system_service.default_branch(session=session, system_id=system.id)
+        profile = str(schedule.get("profile") or "quick")
+        head = remote.head_of(system.source_url, branch, timeout_s)
+        if head is not None and _measured(session, system.id, head, profile):
+            _SKIPPED[system.slug] = external_id
             continue
         run = lifecycle.trigger(
             session=session,
             system=system.slug,
-            ref=system_service.default_branch(session=session, system_id=system.id),
-            profile=str(schedule.get("profile") or "quick"),
+            ref=head or branch,
+            branch=branch,
+            profile=profile,
             benchmarks=None,
             trigger_kind=RunTrigger.SCHEDULE,
         )
@@ -58,3 +77,14 @@ def queue_due(*, session: Session, now: datetime, grace_s: float) -> list[int]:
         session.flush()
         queued.append(run.id)
     return queued
+
+
+def _measured(session: Session, system_id: int, sha: str, profile: str) -> bool:
+    """Whether the commit has a run of the profile (queued, running or ended; not cancelled)."""
+    found = session.scalar(
+        select(Run.id)
+        .where(Run.system_id == system_id, Run.profile == profile)
+        .where((Run.commit == sha) | (Run.ref == sha), Run.status != RunStatus.CANCELLED)
+        .limit(1)
+    )
+    return found is not None

@@ -92,6 +92,11 @@ class RunQueued(RunSummary):
         description="Set when no runner agent of the system is online: the run waits for one "
         "and fails after the configured wait (BENCHDASH_NO_AGENT_WAIT_S).",
     )
+    ref_warning: str | None = Field(
+        None,
+        description="Set when the ref could not be checked against the system's repository "
+        "(unreachable from the API, or too slow: BENCHDASH_REF_CHECK_TIMEOUT_S).",
+    )
 
 
 class AgentHeartbeat(BaseModel):

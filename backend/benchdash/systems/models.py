@@ -56,6 +56,7 @@ class System(Base):
     )
     hook_secret: Mapped[str | None] = mapped_column(Text)
     poll_interval_s: Mapped[int | None] = mapped_column(Integer)
+    polled_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))  # hooks.poll
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
 
 

@@ -796,7 +796,8 @@ export interface paths {
         put?: never;
         /**
          * Create Run
-         * @description Queue a run of a system at a ref (signed-in user or a token with the trigger scope).
+         * @description Queue a run of a system at a ref (signed-in user or a token with the trigger scope); a
+         *     branch or tag name its source repository lacks is refused (422).
          */
         post: operations["runs-create_run"];
         delete?: never;
@@ -3556,6 +3557,11 @@ export interface components {
              * @description The git ref a triggered run checks out.
              */
             ref?: string | null;
+            /**
+             * Ref Warning
+             * @description Set when the ref could not be checked against the system's repository (unreachable from the API, or too slow: BENCHDASH_REF_CHECK_TIMEOUT_S).
+             */
+            ref_warning?: string | null;
             /**
              * Requested Benchmarks
              * @description The scenarios a triggered run was asked for (null: the whole profile).

@@ -5,6 +5,7 @@ import { Segment, Segmented } from "@/components/ui/Segmented";
 import { Empty } from "@/components/ui/States";
 import { useSignedInUser } from "@/lib/session";
 import { useSystemNames } from "@/features/admin/api/systems";
+import { NewSystemPanel, SourcePanel } from "@/features/admin/components/SourcePanel";
 import { ManifestPanel, ThresholdsPanel } from "@/features/admin/components/SystemAdminPanels";
 import { RetentionPanel } from "@/features/admin/components/RetentionPanel";
 import { TokensPanel } from "@/features/admin/components/TokensPanel";
@@ -17,6 +18,7 @@ const LABEL = {
   thresholds: "Thresholds",
   manifest: "Manifest",
   retention: "Retention",
+  source: "Source",
 } as const;
 
 interface AdminPageProps {
@@ -24,7 +26,8 @@ interface AdminPageProps {
   onSearch: (patch: Partial<AdminSearch>) => void;
 }
 
-/** Admins only: tokens, users, per-metric thresholds, each system's manifest, retention. */
+/** Admins only: tokens, users, per-metric thresholds, each system's manifest and source, new
+ * systems, retention. */
 export function AdminPage({ search, onSearch }: AdminPageProps) {
   const user = useSignedInUser();
   const systems = useSystemNames();
@@ -44,7 +47,7 @@ export function AdminPage({ search, onSearch }: AdminPageProps) {
       </Page>
     );
   }
-  const perSystem = search.tab === "thresholds" || search.tab === "manifest";
+  const perSystem = search.tab === "thresholds" || search.tab === "manifest" || search.tab === "source";
   const slug = search.system ?? systems.data?.[0]?.slug ?? null;
   return (
     <Page>
@@ -76,6 +79,10 @@ export function AdminPage({ search, onSearch }: AdminPageProps) {
       {perSystem && !slug ? <Empty title="No systems yet" /> : null}
       {search.tab === "thresholds" && slug ? <ThresholdsPanel key={slug} slug={slug} /> : null}
       {search.tab === "manifest" && slug ? <ManifestPanel key={slug} slug={slug} /> : null}
+      {search.tab === "source" && slug ? <SourcePanel key={slug} slug={slug} /> : null}
+      {search.tab === "source" ? (
+        <NewSystemPanel onCreated={(created) => onSearch({ system: created })} />
+      ) : null}
     </Page>
   );
 }

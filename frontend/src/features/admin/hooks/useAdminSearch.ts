@@ -1,6 +1,6 @@
 import { useSearchParams } from "react-router";
 
-export const ADMIN_TABS = ["tokens", "users", "thresholds", "manifest", "retention"] as const;
+export const ADMIN_TABS = ["tokens", "users", "thresholds", "manifest", "source", "retention"] as const;
 export type AdminTab = (typeof ADMIN_TABS)[number];
 
 export interface AdminSearch {
