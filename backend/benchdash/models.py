@@ -6,6 +6,7 @@ from benchdash.auth.models import ApiToken, User, UserSession
 from benchdash.bisect.models import Bisection, BisectionStep
 from benchdash.db import Base
 from benchdash.notify.models import Delivery, Subscription
+from benchdash.oidc.models import UserIdentity
 from benchdash.profiles.models import Profile
 from benchdash.results.models import Measurement, Series, SeriesRestart, Verdict
 from benchdash.runs.models import Run, RunEvent
@@ -34,6 +35,7 @@ __all__ = [
     "System",
     "Testbed",
     "User",
+    "UserIdentity",
     "UserSession",
     "Verdict",
 ]
