@@ -5,10 +5,11 @@ from __future__ import annotations
 
 import html
 import logging
+import re
 from typing import Annotated
 
 from authlib.integrations.base_client import OAuthError
-from fastapi import APIRouter, Depends, FastAPI, Request
+from fastapi import APIRouter, Depends, FastAPI, Query, Request
 from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from joserfc.errors import JoseError
@@ -96,10 +97,24 @@ def _refused(request: Request, status: int, detail: str) -> Response:
     return HTMLResponse(page, status_code=status)
 
 
+def same_site_path(next_path: str | None) -> str:
+    """Where to go after sign-in: a path of this site, never another origin (no `//`, no
+    backslash, no white space or control character a browser would drop from the URL)."""
+    ok = next_path is not None and re.fullmatch(r"/(?!/)[!-\[\]-~]*", next_path) is not None
+    return next_path if ok and next_path else "/"
+
+
 @router.get("/oidc/login", status_code=302, response_class=RedirectResponse)
-async def oidc_login(request: Request) -> Response:
-    """Redirect to the provider's authorization endpoint (code flow, PKCE S256, state, nonce)."""
+async def oidc_login(
+    request: Request,
+    next_path: Annotated[
+        str | None, Query(alias="next", max_length=2000, description="A path to return to")
+    ] = None,
+) -> Response:
+    """Redirect to the provider's authorization endpoint (code flow, PKCE S256, state, nonce);
+    after sign-in, back to `next` (a path of this site) or the dashboard."""
     oidc = _configured()
+    request.session["next"] = same_site_path(next_path)
     try:
         client = await client_for(oidc)
     except ProviderError as e:
@@ -151,7 +166,7 @@ async def oidc_callback(
         secret = await run_in_threadpool(_start, oidc, dict(claims), new_session)
     except AppError as e:
         return _refused(request, e.status_code, e.detail)
-    response = RedirectResponse("/", status_code=303)
+    response = RedirectResponse(same_site_path(request.session.pop("next", None)), status_code=303)
     response.set_cookie(
         SESSION_COOKIE, session_serializer().dumps(secret), max_age=SESSION_MAX_AGE,
         httponly=True, samesite="strict", path="/",

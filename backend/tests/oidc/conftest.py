@@ -71,10 +71,11 @@ def counts(session: Session) -> Counts:
     )
 
 
-def to_provider(client: TestClient) -> httpx.Response:
+def to_provider(client: TestClient, next_path: str | None = None) -> httpx.Response:
     """Start the sign-in: the app's redirect, followed to the provider (real HTTP), whose
     answer is a redirect back to the callback."""
-    r = client.get("/api/v1/auth/oidc/login", follow_redirects=False)
+    params = {"next": next_path} if next_path is not None else {}
+    r = client.get("/api/v1/auth/oidc/login", params=params, follow_redirects=False)
     assert r.status_code == 302, r.text
     at_provider = httpx.get(r.headers["location"], follow_redirects=False, timeout=10)
     assert at_provider.status_code == 302, at_provider.text

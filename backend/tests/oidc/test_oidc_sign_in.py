@@ -14,7 +14,7 @@ from benchdash.auth import service as auth_service
 from benchdash.auth.models import User
 from benchdash.oidc.models import UserIdentity
 from tests.fixtures.oidc_issuer import Issuer
-from tests.oidc.conftest import counts, sign_in
+from tests.oidc.conftest import counts, sign_in, to_provider
 
 
 def test_the_first_sign_in_creates_the_user_with_the_mapped_role(
@@ -115,3 +115,12 @@ def test_a_disabled_user_is_refused_and_gets_no_session(
     r = sign_in(oidc_client)
     assert r.status_code == 401 and "disabled" in r.json()["detail"]
     assert counts(session) == before
+
+
+def test_the_sign_in_returns_to_a_path_of_this_site_only(oidc_client: TestClient) -> None:
+    back = to_provider(oidc_client, next_path="/runs?branch=main").headers["location"]
+    assert oidc_client.get(back, follow_redirects=False).headers["location"] == "/runs?branch=main"
+    for elsewhere in ("//evil.example/", "/\\evil.example", "/\t/evil.example", "https://x.y/"):
+        oidc_client.cookies.clear()
+        back = to_provider(oidc_client, next_path=elsewhere).headers["location"]
+        assert oidc_client.get(back, follow_redirects=False).headers["location"] == "/"

@@ -180,7 +180,8 @@ export interface paths {
         };
         /**
          * Oidc Login
-         * @description Redirect to the provider's authorization endpoint (code flow, PKCE S256, state, nonce).
+         * @description Redirect to the provider's authorization endpoint (code flow, PKCE S256, state, nonce);
+         *     after sign-in, back to `next` (a path of this site) or the dashboard.
          */
         get: operations["auth-oidc_login"];
         put?: never;
@@ -5085,7 +5086,10 @@ export interface operations {
     };
     "auth-oidc_login": {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description A path to return to */
+                next?: string | null;
+            };
             header?: never;
             path?: never;
             cookie?: never;
