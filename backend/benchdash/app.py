@@ -44,6 +44,7 @@ from benchdash.kit.problem import install_handlers, problem_response
 from benchdash.kit.request import RequestGuard
 from benchdash.notify import endpoints as notify_endpoints
 from benchdash.notify import worker as notify_worker
+from benchdash.oidc import endpoints as oidc_endpoints
 from benchdash.openapi_links import BenchdashAPI
 from benchdash.profiles import endpoints as profile_endpoints
 from benchdash.results import endpoints as result_endpoints
@@ -61,6 +62,7 @@ log = logging.getLogger("benchdash")
 ROUTERS = (
     health_router,
     auth_endpoints.router,
+    oidc_endpoints.router,
     system_endpoints.router,
     result_endpoints.router,
     run_endpoints.router,
@@ -303,6 +305,7 @@ def create_app() -> FastAPI:
     for router in ROUTERS:
         app.include_router(router)
     app.include_router(apidocs.router)
+    oidc_endpoints.install(app)  # the sign-in flow's cookie (state, nonce, PKCE verifier)
     app.add_middleware(BodyMiddleware, max_bytes=settings.max_body_bytes)
     app.add_middleware(RequestGuard, error_log=settings.error_log)
     app.add_middleware(HeadAsGet)

@@ -7,6 +7,7 @@ from benchdash.auth.models import ApiToken, User, UserSession
 from benchdash.bisect.models import Bisection, BisectionStep
 from benchdash.db import Base
 from benchdash.notify.models import Delivery, Subscription
+from benchdash.oidc.models import UserIdentity
 from benchdash.profiles.models import Profile
 from benchdash.results.models import Measurement, Series, SeriesRestart, Verdict
 from benchdash.retention.models import RetentionRule
@@ -38,6 +39,7 @@ __all__ = [
     "System",
     "Testbed",
     "User",
+    "UserIdentity",
     "UserSession",
     "Verdict",
 ]

@@ -35,8 +35,10 @@ from benchdash.deps import (
     session_secret,
     session_serializer,
 )
+from benchdash.kit.errors import Forbidden
 from benchdash.kit.responses import ERRORS, THROTTLED
 from benchdash.kit.validation import Int4
+from benchdash.oidc.settings import get_oidc_settings
 
 SIGN_IN_WARNING = "auth.sign_in_warning"
 router = APIRouter(prefix="/api/v1/auth", tags=["auth"], responses=ERRORS)
@@ -50,7 +52,14 @@ def login(
     new_session: Annotated[SessionMaker, Depends(session_maker)],
     response: Response,
 ) -> UserRead:
-    """Check the password (throttled), start a session and set its cookie."""
+    """Check the password (throttled), start a session and set its cookie; 403 when password
+    sign-in is switched off (BENCHDASH_LOCAL_SIGN_IN=false)."""
+    oidc = get_oidc_settings()
+    if not oidc.local_sign_in:
+        raise Forbidden(
+            f"sign-in with a password is switched off on this server: use 'Sign in with "
+            f"{oidc.name}' (an admin turns it on with BENCHDASH_LOCAL_SIGN_IN=true)"
+        )
     address = request.client.host if request.client else None
     attempt = throttle.keys(body.username, address)
     with new_session() as own:  # counted and committed even when the password is wrong

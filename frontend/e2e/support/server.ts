@@ -22,7 +22,7 @@ export function logDir(): string {
   return process.env.BENCHDASH_E2E_LOGS;
 }
 
-async function freePort(): Promise<number> {
+export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const srv = createServer();
     srv.once("error", reject);
@@ -41,7 +41,7 @@ export async function cli(args: string[], env: NodeJS.ProcessEnv = {}): Promise<
   return stdout.trim().split("\n").pop() ?? "";
 }
 
-async function waitFor(what: string, proc: Started, logFile: string, ready: () => Promise<boolean>) {
+export async function waitFor(what: string, proc: Started, logFile: string, ready: () => Promise<boolean>) {
   const deadline = Date.now() + 90_000;
   for (;;) {
     if (proc.exitCode() !== null)
@@ -66,6 +66,9 @@ export async function startServer(opts: {
   database: string;
   dist: string;
   admin: { username: string; password: string };
+  /** More settings (e.g. BENCHDASH_OIDC_*), and the log's name (default api). */
+  env?: NodeJS.ProcessEnv;
+  name?: string;
 }): Promise<Server> {
   const databaseUrl = await cli(["scratch-db", opts.database]);
   const env = {
@@ -76,11 +79,12 @@ export async function startServer(opts: {
     BENCHDASH_FRONTEND_DIST: opts.dist,
     BENCHDASH_NOTIFY_ALLOW_PRIVATE: "1", // the notification specs' receivers listen on 127.0.0.1
     BENCHDASH_SMTP_HOST: "127.0.0.1", // e-mail subscriptions are refused without an SMTP server
+    ...opts.env,
   };
   await cli(["migrate"], env);
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
-  const logFile = path.join(logDir(), "api.log");
+  const logFile = path.join(logDir(), `${opts.name ?? "api"}.log`);
   const proc = startGroup(
     SERVER_CLI,
     ["serve", "--host", "127.0.0.1", "--port", String(port), "--no-migrate"],
