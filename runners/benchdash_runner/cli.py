@@ -24,6 +24,7 @@ from rich.console import Console
 
 from benchdash_runner import __version__, client, decision, document, forge, summary
 from benchdash_runner.adapters import AdapterError
+from benchdash_runner.forge import table
 from benchdash_runner.history import command as history
 from benchdash_runner.prepare import (
     GAB_DIRECTIONS,
@@ -229,7 +230,15 @@ def _report(
     if verdicts:
         summary.print_table(console, verdicts)
     console.print(summary.counts_line(verdicts))
-    text = summary.markdown(response=response, base_url=base_url, fail_on=ns.fail_on, system=system)
+    icon = {decision.FAILURE: "❌", decision.NEUTRAL: "⚠️"}.get(decided.conclusion, "✅")
+    text = summary.markdown(
+        response=response,
+        base_url=base_url,
+        fail_on=ns.fail_on,
+        system=system,
+        headline=f"{icon} {decided.title}",
+        extra=table.pr_lines(response.get("pr") or None, base_url.rstrip("/")),
+    )
     try:
         summary.write(text, ns.summary)
     except OSError as e:
