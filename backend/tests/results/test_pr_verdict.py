@@ -39,6 +39,8 @@ def test_a_pr_run_gets_a_verdict_against_the_base_runs_and_keeps_it(
     retried = client.post("/api/v1/results", json=_doc(11.5, 100, "feature/slow"), headers=h)
     assert retried.status_code == 200, retried.text  # the stored run, judged the same
     assert retried.json()["created"] is False and retried.json()["pr"] == pr
+    page = client.get(f"/api/v1/runs/{first['run']['id']}").json()
+    assert page["pr"] == pr  # the run's page says what its upload answered
     clean = post(client, h, _doc(10.0, 101, "feature/slow", base="main"))["pr"]
     assert clean["verdict"] == "success" and clean["series"][0]["outcome"] == "ok"
 

@@ -3028,6 +3028,8 @@ export interface components {
              * @description Why it failed or was cancelled.
              */
             message: string | null;
+            /** @description The run against its base branch's recent runs when its branch has a base (a pull request): the decision its upload answered with. */
+            pr?: components["schemas"]["PrVerdictRead"] | null;
             /** Profile */
             profile: string | null;
             progress?: components["schemas"]["Progress"] | null;
