@@ -22,9 +22,10 @@ from typing import Any, NoReturn
 
 from rich.console import Console
 
-from benchdash_runner import __version__, client, document, forge, summary
+from benchdash_runner import __version__, client, decision, document, forge, summary
 from benchdash_runner.adapters import AdapterError
 from benchdash_runner.fleet import command as fleet
+from benchdash_runner.forge import table
 from benchdash_runner.history import command as history
 from benchdash_runner.prepare import (
     GAB_DIRECTIONS,
@@ -193,14 +194,28 @@ def _upload(ns: argparse.Namespace) -> int:
     except client.UploadError as e:
         _error(str(e))
         return EXIT_ERROR
-    code = _report(ns, response, base_url, doc["system"], retried=attempts > 1)
+    decided = decision.decide(response, ns.fail_on)  # the exit code's and the check's
+    code = _report(ns, response, base_url, doc["system"], decided, retried=attempts > 1)
     if ns.report:  # never changes the exit code: a forge error is printed, not raised
-        forge.report(ns, response=response, base_url=base_url, token=token, system=doc["system"])
+        forge.report(
+            ns,
+            response=response,
+            decided=decided,
+            base_url=base_url,
+            token=token,
+            system=doc["system"],
+        )
     return code
 
 
 def _report(
-    ns: argparse.Namespace, response: dict[str, Any], base_url: str, system: str, *, retried: bool
+    ns: argparse.Namespace,
+    response: dict[str, Any],
+    base_url: str,
+    system: str,
+    decided: decision.Decision,
+    *,
+    retried: bool,
 ) -> int:
     run = response.get("run") or {}
     verdicts = list(response.get("verdicts") or [])
@@ -218,16 +233,30 @@ def _report(
     if verdicts:
         summary.print_table(console, verdicts)
     console.print(summary.counts_line(verdicts))
-    text = summary.markdown(response=response, base_url=base_url, fail_on=ns.fail_on, system=system)
+    icon = {decision.FAILURE: "❌", decision.NEUTRAL: "⚠️"}.get(decided.conclusion, "✅")
+    text = summary.markdown(
+        response=response,
+        base_url=base_url,
+        fail_on=ns.fail_on,
+        system=system,
+        headline=f"{icon} {decided.title}",
+        extra=table.pr_lines(response.get("pr") or None, base_url.rstrip("/")),
+    )
     try:
         summary.write(text, ns.summary)
     except OSError as e:
         _error(f"cannot write summary {e.filename}: {e.strerror}")
         return EXIT_ERROR
-    failing = summary.gate(verdicts, ns.fail_on)
-    if failing:
-        console.print(f"[bold red]{len(failing)} verdict(s) at or above --fail-on {ns.fail_on}[/]")
+    pr = response.get("pr") or {}
+    if pr.get("base_runs"):
+        runs = ", ".join(str(r.get("run_id")) for r in pr["base_runs"])
+        console.print(f"compared with {pr.get('base_branch')}: runs {runs}", highlight=False)
+    for line in decided.failing + decided.neutral:
+        console.print(f"  {line}", highlight=False, markup=False)
+    if decided.fails:
+        console.print(f"[bold red]{decided.title}[/]", highlight=False)
         return EXIT_REGRESSION
+    console.print(f"{decided.conclusion}: {decided.title}", highlight=False, markup=False)
     return EXIT_OK
 
 

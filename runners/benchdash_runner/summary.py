@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 from collections import Counter
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -82,19 +83,30 @@ def print_table(console: Console, verdicts: list[dict[str, Any]]) -> None:
         console.print(f"({hidden} ok / learning / no_baseline verdicts not shown)")
 
 
-def markdown(*, response: dict[str, Any], base_url: str, fail_on: str, system: str) -> str:
-    """Render the job summary: headline, regressed series with chart links, all verdicts."""
+def markdown(
+    *,
+    response: dict[str, Any],
+    base_url: str,
+    fail_on: str,
+    system: str,
+    headline: str | None = None,
+    extra: Sequence[str] = (),
+) -> str:
+    """Render the job summary: headline (the upload's decision when given, else the gate),
+    `extra` lines (a pull request's comparison), regressed series with chart links, all
+    verdicts."""
     run = response.get("run") or {}
     verdicts = sort_verdicts(list(response.get("verdicts") or []))
     base = base_url.rstrip("/")
     failing = gate(verdicts, fail_on)
-    status = "❌ regression" if failing else "✅ no regression"
+    status = headline or ("❌ regression" if failing else "✅ no regression")
     run_link = f"[run {run.get('id', '?')}]({base}{run['url']})" if run.get("url") else "run"
     lines = [
         f"## benchdash: {run.get('system', system)} — {status}",
         "",
         f"{run_link} on `{run.get('branch', '?')}` at `{(run.get('commit') or '?')[:12]}`"
         f" (testbed `{run.get('testbed', '?')}`): {counts_line(verdicts)}.",
+        *extra,
     ]
     if response.get("created") is False:
         lines += ["", f"_Already uploaded as `{run.get('external_id')}`: nothing new was stored._"]

@@ -58,7 +58,7 @@ def test_fail_verdict_exits_2_and_summary_links_the_series(
     assert code == 2
     text = step_summary.read_text()
     assert text.startswith("earlier step\n")  # appended, not overwritten
-    assert "❌ regression" in text
+    assert "— ❌ 1 regression(s) at or above --fail-on fail" in text  # as the exit code says
     regressions = text.split("### Regressions")[1].split("<details>")[0]
     link = (
         f"({fake_api.url}/systems/uvhttp?benchmark=rounds&metric=requests_per_second&branch=main)"

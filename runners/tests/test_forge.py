@@ -9,7 +9,8 @@ from typing import Any
 
 import pytest
 
-from benchdash_runner.forge import table, target
+from benchdash_runner.decision import decide
+from benchdash_runner.forge import gitlab, table, target
 
 
 def verdict(**kw: Any) -> dict[str, Any]:
@@ -49,22 +50,67 @@ ALERT = {
 RUN = {"id": 12, "system": "sx", "branch": "f", "testbed": "box", "url": "/runs/12"}
 
 
+def _pr(*outcomes: str) -> dict[str, Any]:
+    series = [
+        {
+            "benchmark": "parse",
+            "params_key": f'{{"size":{i}}}',
+            "metric": "throughput",
+            "outcome": o,
+            "reason": f"reason {o}",
+        }
+        for i, o in enumerate(outcomes)
+    ]
+    return {"verdict": "?", "base_branch": "main", "base_runs": [], "series": series}
+
+
 @pytest.mark.parametrize(
-    ("verdicts", "alerts", "expected"),
+    ("response", "fail_on", "expected"),
     [
-        ([verdict()], [], "success"),
-        ([verdict(level="improved", change_pct=-8.0)], [], "success"),
-        ([verdict(level="fail", stage="suspected", change_pct=30.0)], [], "neutral"),
-        ([verdict(level="warn", stage="suspected", change_pct=6.0)], [], "neutral"),
-        ([verdict(level="fail", stage="confirmed", change_pct=30.0)], [], "failure"),
-        ([verdict()], [ALERT], "failure"),
-        ([verdict()], [{**ALERT, "level": "warn"}], "neutral"),
+        ({"verdicts": [verdict()]}, "fail", "success"),
+        ({"verdicts": [verdict(level="improved", change_pct=-8.0)]}, "fail", "success"),
+        (
+            {"verdicts": [verdict(level="fail", stage="suspected", change_pct=30.0)]},
+            "fail",
+            "failure",
+        ),
+        ({"verdicts": [verdict(level="fail", stage="suspected")]}, "never", "neutral"),
+        (
+            {"verdicts": [verdict(level="warn", stage="suspected", change_pct=6.0)]},
+            "fail",
+            "neutral",
+        ),
+        ({"verdicts": [verdict(level="warn", stage="suspected")]}, "warn", "failure"),
+        ({"verdicts": [verdict(level="fail", stage="confirmed")]}, "fail", "failure"),
+        # A pull request's series are decided by its verdict against the base, not by level:
+        (
+            {"verdicts": [verdict(level="fail", params_key='{"size":0}')], "pr": _pr("uncertain")},
+            "fail",
+            "neutral",
+        ),
+        (
+            {"verdicts": [verdict(params_key='{"size":0}')], "pr": _pr("ok", "fail")},
+            "fail",
+            "failure",
+        ),
+        ({"verdicts": [], "pr": _pr("warn")}, "fail", "neutral"),
+        ({"verdicts": [], "pr": _pr("warn")}, "warn", "failure"),
+        ({"verdicts": [], "pr": _pr("fail")}, "never", "neutral"),
+        ({"verdicts": [], "pr": _pr("ok", "no_base")}, "fail", "success"),
     ],
 )
-def test_conclusion_fails_only_on_a_confirmed_fail(
-    verdicts: list[dict[str, Any]], alerts: list[dict[str, Any]], expected: str
+def test_one_decision_for_exit_code_and_check(
+    response: dict[str, Any], fail_on: str, expected: str
 ) -> None:
-    assert table.conclusion(verdicts, alerts) == expected
+    d = decide(response, fail_on)
+    assert d.conclusion == expected, d
+    assert d.fails == (expected == "failure")
+    if response.get("pr") and expected == "neutral":
+        assert any("reason" in line for line in d.neutral) and "against main" in d.title
+    if expected != "success":
+        assert gitlab.state(d)[0] == ("failed" if expected == "failure" else "success")
+    if expected == "neutral":
+        assert gitlab.state(d)[1].startswith("neutral: ")
 
 
 def test_body_shows_change_in_own_direction_floor_stage_and_links() -> None:
@@ -74,6 +120,7 @@ def test_body_shows_change_in_own_direction_floor_stage_and_links() -> None:
         alerts=[],
         base_url="https://bench.example/",
         system="sx",
+        decided=decide({"verdicts": [worse]}, "fail"),
     )
     assert text.startswith("<!-- benchdash-report system=sx -->\n")
     row = next(line for line in text.splitlines() if "parse {size=64}" in line)
@@ -94,7 +141,11 @@ def test_open_alerts_of_other_branches_or_testbeds_are_left_out() -> None:
     ]
     assert table.branch_alerts(alerts, RUN) == [ALERT]
     text = table.body(
-        response={"run": RUN, "verdicts": []}, alerts=[ALERT], base_url="", system="sx"
+        response={"run": RUN, "verdicts": []},
+        alerts=[ALERT],
+        base_url="",
+        system="sx",
+        decided=decide({}, "fail"),
     )
     assert "Confirmed steps open on this branch" in text
     assert "-30.0 % · worse" in text and "compare?system=sx&head=11&base=10" in text
@@ -151,3 +202,22 @@ def test_gitlab_target(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("CI_MERGE_REQUEST_PROJECT_ID", "42")
     monkeypatch.setenv("CI_MERGE_REQUEST_SOURCE_PROJECT_ID", "77")
     assert target.from_env(_ns("gitlab"), "sx").fork == "project 77"
+
+
+def test_body_names_the_base_runs_and_the_uncertain_series_reason() -> None:
+    pr = _pr("uncertain", "ok")
+    pr["series"][0].update(change_pct=2.0, low_pct=-12.0, high_pct=16.0, samples=5)
+    pr["base_runs"] = [{"run_id": 3, "commit": "a" * 40}, {"run_id": 4, "commit": "b" * 40}]
+    response = {"run": RUN, "verdicts": [], "pr": pr}
+    text = table.body(
+        response=response,
+        alerts=[],
+        base_url="https://b.x",
+        system="sx",
+        decided=decide(response, "fail"),
+    )
+    assert "Compared with the last runs of `main`: [3](https://b.x/runs/3) `aaaaaaa`" in text
+    assert "[4](https://b.x/runs/4) `bbbbbbb`" in text
+    row = next(line for line in text.splitlines() if "uncertain" in line)
+    assert "2.0 % worse (worse by -12.0 … 16.0 %)" in row and "reason uncertain" in row
+    assert "⚠️" in text.splitlines()[1]

@@ -26,6 +26,7 @@ class Forge:
     url: str = ""
     comments: dict[int, dict[str, Any]] = field(default_factory=dict)
     checks: dict[int, dict[str, Any]] = field(default_factory=dict)
+    statuses: list[dict[str, Any]] = field(default_factory=list)  # GitLab commit statuses
     requests: list[tuple[str, str, Any]] = field(default_factory=list)
     lock: threading.Lock = field(default_factory=threading.Lock)
     next_id: int = 1000
@@ -69,7 +70,15 @@ def _github(f: Forge, method: str, path: str, q: dict[str, str], body: Any) -> t
     return 404, {"message": "Not Found"}
 
 
+STATES = ("pending", "running", "success", "failed", "canceled", "skipped")
+
+
 def _gitlab(f: Forge, method: str, path: str, q: dict[str, str], body: Any) -> tuple[int, Any]:
+    if (m := re.fullmatch(r"/api/v4/projects/([^/]+)/statuses/(\w+)", path)) and method == "POST":
+        if (body or {}).get("state") not in STATES:  # as GitLab: 400 on a state it does not know
+            return 400, {"error": "state does not have a valid value"}
+        f.statuses.append({**body, "project": m[1], "sha": m[2], "id": f.next_id})
+        return 201, f.statuses[-1]
     m = re.fullmatch(r"/api/v4/projects/([^/]+)/merge_requests/(\d+)/notes(?:/(\d+))?", path)
     if not m:
         return 404, {"message": "404 Not Found"}

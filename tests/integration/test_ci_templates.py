@@ -92,7 +92,7 @@ def test_action_upload_step_comments_and_checks(api: Api, tmp_path: Path) -> Non
         assert done.returncode == 2, done.stdout + done.stderr  # 30 % worse: the fail gate
         assert len(gh.comments) == 1 and len(gh.checks) == 1, done.stderr
         (check,) = gh.checks.values()
-        assert (check["head_sha"], check["conclusion"]) == ("c" * 40, "neutral")
+        assert (check["head_sha"], check["conclusion"]) == ("c" * 40, "failure")  # as the exit code
         assert "-30.0 % · worse" in next(iter(gh.comments.values()))["body"]
 
 

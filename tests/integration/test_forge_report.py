@@ -95,8 +95,8 @@ def test_github_comment_updated_in_place_and_check_fails_on_confirmed(
     _history(api, tmp_path, system, branch)
     with serve("github", "gh-secret") as gh:
         conclusions, codes = [], []
-        # One steady run, then a throughput 30 % lower that holds: suspected on its first run,
-        # confirmed (an alert opens) once the detector sees the step last.
+        # One steady run, then a throughput 30 % lower that holds: a fail verdict on its first
+        # run (exit 2, and the check fails with it), confirmed (an alert opens) once it lasts.
         values = [1000.0] + [700.0] * 5
         for i, value in enumerate(values, start=MIN_HISTORY):
             doc = _doc(tmp_path, system, branch, i, value)
@@ -111,13 +111,13 @@ def test_github_comment_updated_in_place_and_check_fails_on_confirmed(
             if i == MIN_HISTORY:
                 assert len(gh.calls("POST", r"/repos/acme/widget/issues/7/comments")) == 1
                 assert "no regression" in next(iter(gh.comments.values()))["body"]
-            if conclusions[-1] == "failure":
-                break
+            if "Confirmed steps open" in next(iter(gh.comments.values()))["body"]:
+                break  # the step held: an alert confirms it
+        assert len(codes) >= 3, codes  # one worse run never confirms
         assert codes[:2] == [0, 2], codes
-        assert conclusions[0] == "success"
-        assert conclusions[1] == "neutral"  # one worse run: suspected, not confirmed
-        assert conclusions[-1] == "failure", conclusions  # the step held: an alert confirms it
-        assert len(conclusions) >= 3, conclusions  # one worse run never confirms
+        assert conclusions[:2] == ["success", "failure"], conclusions
+        for code, conclusion in zip(codes, conclusions, strict=True):  # always the same decision
+            assert (code == 2) == (conclusion == "failure"), (codes, conclusions)
         assert len(gh.calls("POST", r"/repos/acme/widget/issues/7/comments")) == 1
         patched = gh.calls("PATCH", r"/repos/acme/widget/issues/comments/\d+")
         assert len(patched) == len(conclusions) - 1
@@ -128,11 +128,12 @@ def test_github_comment_updated_in_place_and_check_fails_on_confirmed(
         assert "Confirmed steps open on this branch" in body and "10.0 %" in body
         assert f"{api.url}/systems/{system}?benchmark=parse" in body
         assert f"{api.url}/compare?system={system}&head=" in body
-        assert "confirmed" in body and "❌" in body
+        assert "confirmed" in body and ("❌" in body) == (conclusions[-1] == "failure")
         # The same run reported again (a re-run of the job) edits its check, adds none.
         again = _upload(api, doc, "--report", "github", env=_github_env(gh, tmp_path, f"{i:040x}"))
         assert again.returncode == codes[-1], again.stderr  # the stored run: same verdicts
-        assert len([c for c in gh.checks.values() if c["head_sha"] == f"{i:040x}"]) == 1
+        again_check = [c for c in gh.checks.values() if c["head_sha"] == f"{i:040x}"]
+        assert len(again_check) == 1 and again_check[0]["conclusion"] == conclusions[-1]
         assert len(gh.comments) == 1
 
 

@@ -20,6 +20,7 @@ from benchdash.bisect import advance, auto
 from benchdash.config import get_settings
 from benchdash.ingest import historical, profiles
 from benchdash.regression.model import Mode
+from benchdash.results import pr as result_pr
 from benchdash.results import read as result_read
 from benchdash.results import service as result_service
 from benchdash.results.schemas import DocumentIn, IngestResponse
@@ -75,4 +76,5 @@ def store(*, session: Session, document: DocumentIn) -> IngestResponse:
     for v in verdicts:
         counts[v.level] = counts.get(v.level, 0) + 1
     summary = run_service.to_summary((run, system, branch, outcome.testbed), counts)
-    return IngestResponse(created=outcome.created, run=summary, verdicts=verdicts)
+    pr = result_pr.pr_verdict(session=session, run=run)  # a pull request: decided at once
+    return IngestResponse(created=outcome.created, run=summary, verdicts=verdicts, pr=pr)

@@ -192,9 +192,46 @@ class VerdictRead(BaseModel):
     series_url: str
 
 
+class PrSeriesRead(BaseModel):
+    """One series of a pull request's run against its base (`regression.pr`)."""
+
+    benchmark: str
+    params_key: str
+    metric: str
+    outcome: Literal["fail", "warn", "uncertain", "ok", "no_base"]
+    change_pct: float | None = Field(description="Hodges–Lehmann change (%), positive = worse.")
+    low_pct: float | None = Field(description="Its 95 % interval's lower end (%).")
+    high_pct: float | None = Field(description="Its 95 % interval's upper end (%).")
+    samples: int
+    noise_pct: float = Field(description="Relative spread of the samples compared (%).")
+    reason: str
+
+
+class BaseRunRead(BaseModel):
+    """A base branch run a pull request's run was compared with."""
+
+    run_id: int
+    commit: str | None
+
+
+class PrVerdictRead(BaseModel):
+    """A pull request's run decided on its own samples against its base's recent runs."""
+
+    verdict: Literal["fail", "neutral", "success"] = Field(
+        description="fail: a confident regression past the fail threshold; neutral: a warning "
+        "or a change its samples cannot tell; success: nothing past the thresholds."
+    )
+    base_branch: str
+    base_runs: list[BaseRunRead] = Field(description="The base runs compared with, oldest first.")
+    series: list[PrSeriesRead]
+
+
 class IngestResponse(BaseModel):
     """What POST /api/v1/results answers."""
 
     created: bool
     run: RunSummary
     verdicts: list[VerdictRead]
+    pr: PrVerdictRead | None = Field(
+        None, description="Set when the run's branch has a base branch (a pull request)."
+    )

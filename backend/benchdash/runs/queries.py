@@ -12,6 +12,7 @@ from benchdash.alerts import queries as alert_queries
 from benchdash.alerts.states import AlertStatus
 from benchdash.kit.errors import InvalidInput
 from benchdash.regression import engine
+from benchdash.results import pr as result_pr
 from benchdash.results import read as result_read
 from benchdash.results.read import Compared
 from benchdash.runs import environment
@@ -107,6 +108,7 @@ def detail(*, session: Session, run_id: int) -> RunDetail:
             testbed_id=run.testbed_id,
             run_id=run.id,
         ),
+        pr=result_pr.pr_verdict(session=session, run=run),
     )
 
 

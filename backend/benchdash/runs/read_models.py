@@ -8,7 +8,7 @@ from pydantic import BaseModel, Field
 
 from benchdash.alerts.schemas import AlertRead
 from benchdash.regression.engine import Level
-from benchdash.results.schemas import VerdictRead
+from benchdash.results.schemas import PrVerdictRead, VerdictRead
 from benchdash.runs.environment import EnvironmentChange
 from benchdash.runs.schemas import RunSummary
 from benchdash.systems.schemas import Direction
@@ -32,6 +32,11 @@ class RunDetail(RunSummary):
         None,
         description="How this run's environment differs from the previous run's on its testbed "
         "and branch (compiler, kernel, CPU …), or null when it does not.",
+    )
+    pr: PrVerdictRead | None = Field(
+        None,
+        description="The run against its base branch's recent runs when its branch has a base "
+        "(a pull request): the decision its upload answered with.",
     )
 
 

@@ -1955,6 +1955,16 @@ export interface components {
             would_open: components["schemas"]["BacktestAlert"][];
         };
         /**
+         * BaseRunRead
+         * @description A base branch run a pull request's run was compared with.
+         */
+        BaseRunRead: {
+            /** Commit */
+            commit: string | null;
+            /** Run Id */
+            run_id: number;
+        };
+        /**
          * BaselinePin
          * @description Which run to pin as a branch's baseline (null unpins).
          */
@@ -2658,6 +2668,8 @@ export interface components {
         IngestResponse: {
             /** Created */
             created: boolean;
+            /** @description Set when the run's branch has a base branch (a pull request). */
+            pr?: components["schemas"]["PrVerdictRead"] | null;
             run: components["schemas"]["RunSummary"];
             /** Verdicts */
             verdicts: components["schemas"]["VerdictRead"][];
@@ -3000,6 +3012,68 @@ export interface components {
              * @description Items matching the filters, on every page.
              */
             total: number;
+        };
+        /**
+         * PrSeriesRead
+         * @description One series of a pull request's run against its base (`regression.pr`).
+         */
+        PrSeriesRead: {
+            /** Benchmark */
+            benchmark: string;
+            /**
+             * Change Pct
+             * @description Hodges–Lehmann change (%), positive = worse.
+             */
+            change_pct: number | null;
+            /**
+             * High Pct
+             * @description Its 95 % interval's upper end (%).
+             */
+            high_pct: number | null;
+            /**
+             * Low Pct
+             * @description Its 95 % interval's lower end (%).
+             */
+            low_pct: number | null;
+            /** Metric */
+            metric: string;
+            /**
+             * Noise Pct
+             * @description Relative spread of the samples compared (%).
+             */
+            noise_pct: number;
+            /**
+             * Outcome
+             * @enum {string}
+             */
+            outcome: "fail" | "warn" | "uncertain" | "ok" | "no_base";
+            /** Params Key */
+            params_key: string;
+            /** Reason */
+            reason: string;
+            /** Samples */
+            samples: number;
+        };
+        /**
+         * PrVerdictRead
+         * @description A pull request's run decided on its own samples against its base's recent runs.
+         */
+        PrVerdictRead: {
+            /** Base Branch */
+            base_branch: string;
+            /**
+             * Base Runs
+             * @description The base runs compared with, oldest first.
+             */
+            base_runs: components["schemas"]["BaseRunRead"][];
+            /** Series */
+            series: components["schemas"]["PrSeriesRead"][];
+            /**
+             * Verdict
+             * @description fail: a confident regression past the fail threshold; neutral: a warning or a change its samples cannot tell; success: nothing past the thresholds.
+             * @enum {string}
+             */
+            verdict: "fail" | "neutral" | "success";
         };
         /**
          * Preview
@@ -3479,6 +3553,8 @@ export interface components {
              * @description Why it failed or was cancelled.
              */
             message: string | null;
+            /** @description The run against its base branch's recent runs when its branch has a base (a pull request): the decision its upload answered with. */
+            pr?: components["schemas"]["PrVerdictRead"] | null;
             /** Profile */
             profile: string | null;
             progress?: components["schemas"]["Progress"] | null;
@@ -11745,6 +11821,8 @@ export const metricAdminDirectionValues: ReadonlyArray<FlattenedDeepRequired<com
 export const metricInDirectionValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["MetricIn"]["direction"]> = ["higher_is_better", "lower_is_better"];
 export const metricReadDirectionValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["MetricRead"]["direction"]> = ["higher_is_better", "lower_is_better"];
 export const mySubscriptionCreateEventsValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["MySubscriptionCreate"]["events"]> = ["alert.opened", "alert.updated", "alert.resolved", "alert.bisected", "alert.regraded", "run.failed"];
+export const prSeriesReadOutcomeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["PrSeriesRead"]["outcome"]> = ["fail", "warn", "uncertain", "ok", "no_base"];
+export const prVerdictReadVerdictValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["PrVerdictRead"]["verdict"]> = ["fail", "neutral", "success"];
 export const profileInUnitValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ProfileIn"]["unit"]> = ["instructions", "nanoseconds", "samples"];
 export const profileKindValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ProfileKind"]> = ["instructions", "cpu"];
 export const resolutionValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Resolution"]> = ["accepted", "invalid"];

@@ -16,6 +16,7 @@ from typing import Any
 
 import httpx
 
+from benchdash_runner.decision import Decision
 from benchdash_runner.forge import github, gitlab, table
 from benchdash_runner.forge.http import ForgeError
 from benchdash_runner.forge.target import GITHUB, Target, add_arguments, from_env
@@ -32,7 +33,13 @@ def fork_skip(ns: argparse.Namespace, system: str | None) -> str | None:
 
 
 def report(
-    ns: argparse.Namespace, *, response: dict[str, Any], base_url: str, token: str, system: str
+    ns: argparse.Namespace,
+    *,
+    response: dict[str, Any],
+    decided: Decision,
+    base_url: str,
+    token: str,
+    system: str,
 ) -> None:
     """Post the verdict table to the forge named by `--report`; say what happened on stderr."""
     target = from_env(ns, system)
@@ -41,21 +48,29 @@ def report(
         return
     run = response.get("run") or {}
     alerts = table.branch_alerts(_alerts(base_url, token, system, ns.timeout), run)
-    verdicts = list(response.get("verdicts") or [])
-    text = table.body(response=response, alerts=alerts, base_url=base_url, system=system)
+    text = table.body(
+        response=response, alerts=alerts, base_url=base_url, system=system, decided=decided
+    )
     try:
         if target.forge == GITHUB:
             done = github.post(
                 target,
                 text=text,
                 marker=table.marker(system),
-                conclusion=table.conclusion(verdicts, alerts),
-                title=table.title(verdicts, alerts),
+                conclusion=decided.conclusion,
+                title=decided.title,
                 details_url=_run_url(base_url, run),
                 timeout=ns.timeout,
             )
         else:
-            done = gitlab.post(target, text=text, marker=table.marker(system), timeout=ns.timeout)
+            done = gitlab.post(
+                target,
+                text=text,
+                marker=table.marker(system),
+                decided=decided,
+                target_url=_run_url(base_url, run),
+                timeout=ns.timeout,
+            )
     except ForgeError as e:
         _say(f"error: report to {target.forge} failed: {e}{_hint(target, e)}")
         return

@@ -13,10 +13,10 @@ from typing import Any
 from urllib.parse import urlencode
 
 from benchdash_runner import summary
+from benchdash_runner.decision import FAILURE, NEUTRAL, SUCCESS, Decision
 
 MARKER = "<!-- benchdash-report system={system} -->"
 CHANGED = ("fail", "warn", "improved", "noisy", "unstable")
-FAILURE, NEUTRAL, SUCCESS = "failure", "neutral", "success"
 
 
 def marker(system: str) -> str:
@@ -41,47 +41,28 @@ def branch_alerts(alerts: list[dict[str, Any]], run: dict[str, Any]) -> list[dic
     ]
 
 
-def conclusion(verdicts: list[dict[str, Any]], alerts: list[dict[str, Any]]) -> str:
-    """failure only on a confirmed fail; neutral on anything suspected or warned; else success."""
-    confirmed_fail = any(a.get("level") == "fail" for a in alerts) or any(
-        v.get("level") == "fail" and v.get("stage") == "confirmed" for v in verdicts
-    )
-    if confirmed_fail:
-        return FAILURE
-    if alerts or any(v.get("stage") or v.get("level") in ("fail", "warn") for v in verdicts):
-        return NEUTRAL
-    return SUCCESS
-
-
-def title(verdicts: list[dict[str, Any]], alerts: list[dict[str, Any]]) -> str:
-    """One line for the check run: the conclusion in words and the verdict counts."""
-    confirmed = sum(a.get("level") == "fail" for a in alerts) + sum(
-        v.get("level") == "fail" and v.get("stage") == "confirmed" for v in verdicts
-    )
-    words = {
-        FAILURE: f"{confirmed} confirmed regression(s)",
-        NEUTRAL: "suspected change(s), not confirmed",
-        SUCCESS: "no regression",
-    }[conclusion(verdicts, alerts)]
-    return f"{words} · verdicts: {summary.counts_line(verdicts)}"
-
-
 def body(
-    *, response: dict[str, Any], alerts: list[dict[str, Any]], base_url: str, system: str
+    *,
+    response: dict[str, Any],
+    alerts: list[dict[str, Any]],
+    base_url: str,
+    system: str,
+    decided: Decision,
 ) -> str:
     """The Markdown of the pull request's comment (and of the check run's text)."""
     run = response.get("run") or {}
     verdicts = list(response.get("verdicts") or [])
     base = base_url.rstrip("/")
-    icon = {FAILURE: "❌", NEUTRAL: "⚠️", SUCCESS: "✅"}[conclusion(verdicts, alerts)]
+    icon = {FAILURE: "❌", NEUTRAL: "⚠️", SUCCESS: "✅"}[decided.conclusion]
     run_link = f"[run {run.get('id', '?')}]({base}{run['url']})" if run.get("url") else "run"
     lines = [
         marker(system),
-        f"## benchdash: {run.get('system', system)} {icon} {title(verdicts, alerts)}",
+        f"## benchdash: {run.get('system', system)} {icon} {decided.title}",
         "",
         f"{run_link} on `{run.get('branch', '?')}` at `{(run.get('commit') or '?')[:12]}`"
         f" (testbed `{run.get('testbed', '?')}`).",
     ]
+    lines += pr_lines(response.get("pr") or None, base)
     rows = changed(verdicts)
     if rows:
         lines += ["", "| | series | metric | change | floor warn / fail | stage | links |"]
@@ -96,6 +77,42 @@ def body(
         lines += [_alert_row(a, base, system) for a in alerts]
     lines += ["", "_This comment is updated in place by each run of `benchdash upload`._"]
     return "\n".join(lines) + "\n"
+
+
+def pr_lines(pr: dict[str, Any] | None, base: str) -> list[str]:
+    """The pull request's verdict against its base: the base runs compared, a row a series."""
+    if not pr:
+        return []
+    runs = pr.get("base_runs") or []
+    name = summary.md_escape(str(pr.get("base_branch", "?")))
+    if not runs:
+        return ["", f"No runs of `{name}` to compare with yet."]
+    named = ", ".join(
+        f"[{r['run_id']}]({base}/runs/{r['run_id']}) `{(r.get('commit') or '?')[:7]}`" for r in runs
+    )
+    lines = ["", f"Compared with the last runs of `{name}`: {named}."]
+    rows = [s for s in pr.get("series") or [] if s.get("outcome") != "ok"]
+    if rows:
+        lines += ["", "| | series | metric | change (95 % interval) | samples | why |"]
+        lines += ["|---|---|---|---:|---:|---|"]
+        lines += [_pr_row(s) for s in rows]
+    return lines
+
+
+def _pr_row(s: dict[str, Any]) -> str:
+    icon = {"fail": "🔴", "warn": "🟡", "uncertain": "❔"}.get(str(s.get("outcome")), "·")
+    params = s.get("params_key")
+    label = f"{s.get('benchmark', '?')}{'' if params in (None, '{}') else ' ' + str(params)}"
+    est, low, high = s.get("change_pct"), s.get("low_pct"), s.get("high_pct")
+    change = summary.MISSING
+    if all(isinstance(x, (int, float)) for x in (est, low, high)):
+        word = "worse" if est >= 0 else "better"
+        change = f"{abs(est):.1f} % {word} (worse by {low:.1f} … {high:.1f} %)"
+    return (
+        f"| {icon} {s.get('outcome')} | {summary.md_escape(label)}"
+        f" | {summary.md_escape(str(s.get('metric', '?')))} | {change}"
+        f" | {s.get('samples', '?')} | {summary.md_escape(str(s.get('reason', '')))} |"
+    )
 
 
 def _verdict_row(v: dict[str, Any], run: dict[str, Any], base: str, system: str) -> str:

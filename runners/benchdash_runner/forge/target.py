@@ -34,6 +34,7 @@ class Target:
     token_var: str
     fork: str | None  # the fork's name when the PR comes from one
     check_name: str
+    ref: str | None = None  # GitLab: the branch of the commit status
 
     @property
     def skip(self) -> str | None:
@@ -103,6 +104,7 @@ def from_env(ns: argparse.Namespace, system: str) -> Target:
             else None
         ),
         check_name=check_name,
+        ref=env.get("CI_MERGE_REQUEST_SOURCE_BRANCH_NAME") or env.get("CI_COMMIT_REF_NAME"),
     )
 
 
