@@ -79,9 +79,9 @@ def read_badge(
     data' (grey, also for a system it does not know, uncached).
 
     Regressions are the branch's open and acknowledged fail-level alerts, worse (warn) its
-    warn-level ones; not judged yet, a branch whose newest points are all still learning; suspected, its series whose
-    newest point crossed the floors and awaits confirmation. Cached for five minutes; the ETag
-    changes when the badge does (If-None-Match gets 304).
+    warn-level ones; not judged yet, a branch whose newest points are all still learning;
+    suspected, its series whose newest point crossed the floors and awaits confirmation.
+    Cached for five minutes; the ETag changes when the badge does (If-None-Match gets 304).
     """
     badge = queries.badge_status(session=session, system=system, branch=branch)
     if not badge.known:  # a 200 badge, as shields do: an embedding page shows "no data"

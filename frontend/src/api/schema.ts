@@ -278,9 +278,9 @@ export interface paths {
          *     data' (grey, also for a system it does not know, uncached).
          *
          *     Regressions are the branch's open and acknowledged fail-level alerts, worse (warn) its
-         *     warn-level ones; not judged yet, a branch whose newest points are all still learning; suspected, its series whose
-         *     newest point crossed the floors and awaits confirmation. Cached for five minutes; the ETag
-         *     changes when the badge does (If-None-Match gets 304).
+         *     warn-level ones; not judged yet, a branch whose newest points are all still learning;
+         *     suspected, its series whose newest point crossed the floors and awaits confirmation.
+         *     Cached for five minutes; the ETag changes when the badge does (If-None-Match gets 304).
          */
         get: operations["badges-read_badge"];
         put?: never;
