@@ -80,13 +80,14 @@ def read_badge(
     ] = "main",
     if_none_match: Annotated[str | None, Header(max_length=200)] = None,
 ) -> Response:
-    """The branch's state as a badge: 'perf | 2 regressions' (red), 'perf | 1 suspected'
-    (amber), 'perf | ok' (green) or 'perf | no data' (grey, also for a system it does not know,
-    uncached).
+    """The branch's state as a badge: 'perf | 2 regressions' (red), 'perf | 1 worse (warn)' or
+    'perf | 1 suspected' (amber), 'perf | ok' (green), 'perf | not judged yet' or 'perf | no
+    data' (grey, also for a system it does not know, uncached).
 
-    Regressions are the branch's open and acknowledged alerts; suspected, its series whose
-    newest point crossed the floors and awaits confirmation. Cached for five minutes; the ETag
-    changes when the badge does (If-None-Match gets 304).
+    Regressions are the branch's open and acknowledged fail-level alerts, worse (warn) its
+    warn-level ones; not judged yet, a branch whose newest points are all still learning;
+    suspected, its series whose newest point crossed the floors and awaits confirmation.
+    Cached for five minutes; the ETag changes when the badge does (If-None-Match gets 304).
     """
     badge = queries.badge_status(session=session, system=system, branch=branch)
     if not badge.known:  # a 200 badge, as shields do: an embedding page shows "no data"

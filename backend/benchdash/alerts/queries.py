@@ -1,8 +1,9 @@
 """Alert listings (each alert with its series, run and the verdict that opened it), alert
 summaries (their counts and worst alerts), and a branch's status badge for READMEs: its
 regressions (alerts not resolved), else its suspected series (newest point over the floors,
-awaiting confirmation), else ok or no data. A badge's ETag is a hash of its SVG, so it changes
-exactly when the badge does."""
+awaiting confirmation), else ok, not judged yet (every newest point still learning) or no data.
+Fail-level alerts are red, warn-level ones amber. A badge's ETag is a hash of its SVG, so it
+changes exactly when the badge does."""
 
 from __future__ import annotations
 
@@ -194,14 +195,19 @@ def badge_status(*, session: Session, system: str, branch: str) -> Badge:
         branch=branch,
         limit=MAX_COUNTED,
     )
-    if alerts:
-        return _badge(system, branch, _plural(len(alerts), "regression"), BadgeColor.RED, True)
+    failing = sum(a.level == Level.FAIL.value for a in alerts)
+    if failing:  # the same words and colours as the UI's status model (frontend/src/lib/status.ts)
+        return _badge(system, branch, _plural(failing, "regression"), BadgeColor.RED, True)
+    if alerts:  # only warn-level alerts: worse, but not past the fail threshold
+        return _badge(system, branch, f"{len(alerts)} worse (warn)", BadgeColor.AMBER, True)
     stages = result_read.branch_stages(session=session, system_id=found.id, branch=branch)
     if stages[Stage.SUSPECTED.value]:
         message = f"{stages[Stage.SUSPECTED.value]} suspected"
         return _badge(system, branch, message, BadgeColor.AMBER, True)
-    if stages:
+    if stages["judged"]:
         return _badge(system, branch, "ok", BadgeColor.GREEN, True)
+    if stages:  # points, but every newest one still learning: not judged, never ok
+        return _badge(system, branch, "not judged yet", BadgeColor.GREY, True)
     return _badge(system, branch, "no data", BadgeColor.GREY, True)
 
 

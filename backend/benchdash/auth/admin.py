@@ -9,6 +9,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from benchdash.auth import service as auth_service
+from benchdash.auth import usage
 from benchdash.auth.models import ApiToken, User
 from benchdash.auth.passwords import hash_password
 from benchdash.db import utcnow
@@ -26,8 +27,11 @@ def require_admin(principal: auth_service.Principal | None) -> auth_service.Prin
 
 
 def tokens(*, session: Session) -> Sequence[ApiToken]:
-    """Every token, newest first (their hashes stay here: only prefixes are shown)."""
-    return session.scalars(select(ApiToken).order_by(ApiToken.id.desc())).all()
+    """Every token, newest first (their hashes stay here: only prefixes are shown), with this
+    process's uses not written yet written first, so "Last used" is current."""
+    usage.flush(session)
+    newest = select(ApiToken).order_by(ApiToken.id.desc())
+    return session.scalars(newest.execution_options(populate_existing=True)).all()
 
 
 def revoke_token(*, session: Session, token_id: int) -> ApiToken:

@@ -160,17 +160,26 @@ def level_counts(*, session: Session, run_ids: list[int]) -> dict[int, dict[str,
 
 # The newest accepted point of each series of a system's branch (one index probe per series).
 _NEWEST_STAGES = text(
-    """SELECT newest.stage FROM series s JOIN branch b ON b.id = s.branch_id
+    """SELECT newest.stage, newest.level FROM series s JOIN branch b ON b.id = s.branch_id
     CROSS JOIN LATERAL (
-        SELECT m.stage FROM measurement m JOIN run r ON r.id = m.run_id
+        SELECT m.stage, m.level FROM measurement m JOIN run r ON r.id = m.run_id
         WHERE m.series_id = s.id AND r.accepted
         ORDER BY m.started_at DESC, m.run_id DESC LIMIT 1) newest
     WHERE s.system_id = :system AND b.name = :branch"""
 )
 
 
+_NOT_JUDGED = frozenset({"learning", "no_baseline", None})
+
+
 def branch_stages(*, session: Session, system_id: int, branch: str) -> Counter[str | None]:
     """How many of the branch's measured series are at each stage in their newest point
-    (None: judged and not suspected). Empty when the branch has no points."""
-    rows = session.execute(_NEWEST_STAGES, {"system": system_id, "branch": branch}).scalars()
-    return Counter(rows)
+    (None: judged and not suspected), and under the key "judged" how many of those newest
+    points were judged at all (not learning, not without a baseline). Empty when the branch
+    has no points."""
+    rows = session.execute(_NEWEST_STAGES, {"system": system_id, "branch": branch}).all()
+    counts: Counter[str | None] = Counter(stage for stage, _ in rows)
+    judged = sum(level not in _NOT_JUDGED for _, level in rows)
+    if judged:
+        counts["judged"] = judged
+    return counts

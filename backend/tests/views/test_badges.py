@@ -84,6 +84,30 @@ def test_open_and_acknowledged_alerts_are_regressions(client: TestClient, sessio
     assert _badge(client, branch="main")[1] == "perf | 2 regressions", "acknowledged still counts"
 
 
+def test_a_branch_still_learning_is_not_judged_never_ok(
+    client: TestClient, session: Session
+) -> None:
+    up = auth(token(session, "uvhttp"))
+    for at in range(3):  # too few runs to measure the noise: every point is learning
+        assert _run(client, up, 100, at)["verdicts"][0]["level"] in ("learning", "no_baseline")
+    status, words, r = _badge(client, branch="main")
+    assert (status, words) == (200, "perf | not judged yet")
+    assert BadgeColor.GREY.value in _fill(r) and BadgeColor.GREEN.value not in _fill(r)
+
+
+def test_a_warn_level_alert_is_amber_not_red(client: TestClient, session: Session) -> None:
+    up = auth(token(session, "uvhttp"))
+    for at in range(25):
+        _run(client, up, 100, at)
+    for at in range(25, 30):  # a lasting drop past the warn threshold, short of the fail one
+        _run(client, up, 92, at)
+    alerts = client.get("/api/v1/alerts").json()
+    assert [a["level"] for a in alerts] == ["warn"]
+    status, words, r = _badge(client, branch="main")
+    assert (status, words) == (200, "perf | 1 worse (warn)")
+    assert BadgeColor.AMBER.value in _fill(r) and BadgeColor.RED.value not in _fill(r)
+
+
 def test_no_data_is_grey_also_for_an_unknown_system(client: TestClient, session: Session) -> None:
     up = auth(token(session, "uvhttp"))
     _run(client, up, 100, 0)

@@ -33,6 +33,10 @@ test.describe("admin", () => {
     await expect(page.getByTestId("token-secret")).toHaveCount(0);
     await expect(page.locator("body")).not.toContainText(secret);
     await row.getByRole("button", { name: "Revoke" }).click();
+    const confirm = page.getByRole("dialog", { name: /^Revoke token/ });
+    await expect(confirm).toBeVisible(); // nothing happens in one click
+    await expect(row).toHaveAttribute("data-revoked", "false");
+    await confirm.getByRole("button", { name: "Revoke" }).click();
     await expect(row).toHaveAttribute("data-revoked", "true");
     await expect(row).toContainText("revoked");
   });
@@ -46,6 +50,11 @@ test.describe("admin", () => {
     const row = page.locator(`[data-testid="user-row"][data-user="${username}"]`);
     await expect(row).toContainText("member");
     await row.getByRole("button", { name: "Disable" }).click();
+    await expect(row).toHaveAttribute("data-disabled", "false"); // asked first
+    await page
+      .getByRole("dialog", { name: `Disable user ${username}?` })
+      .getByRole("button", { name: "Disable" })
+      .click();
     await expect(row).toHaveAttribute("data-disabled", "true");
 
     const other = await browser.newContext({ baseURL });

@@ -84,7 +84,7 @@ test.describe("earned alerts", () => {
     );
     await expect(alert.getByTestId("first-bad")).toHaveAttribute("href", `/runs/${firstBad.id}`);
     await expect(alert.getByTestId("last-good")).toHaveAttribute("href", `/runs/${lastGood.id}`);
-    await expect(alert.getByTestId("step-line")).toContainText("Fail");
+    await expect(alert.getByTestId("step-line")).toContainText("Regressed");
     await expect(alert.getByTestId("confirmed-by")).toHaveText(
       /^confirmed by (a significant change point|the next runs staying worse)$/,
     );

@@ -69,6 +69,10 @@ test("a member subscribes themselves, sees only their own and removes it; an adm
   ).toHaveCount(1);
 
   await item.getByRole("button", { name: "Delete" }).click();
+  await mine
+    .getByRole("dialog", { name: "Delete this subscription?" })
+    .getByRole("button", { name: "Delete" })
+    .click();
   await expect(item).toHaveCount(0);
   await expect(mine.getByTestId("subscriptions")).toContainText("No subscriptions yet");
   await member.close();

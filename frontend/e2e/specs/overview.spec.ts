@@ -20,7 +20,7 @@ test.describe("overview", () => {
     });
     // A lasting 25 % step: confirmed, so an alert opens naming its first bad run.
     const runs = await bench.seedRuns(regressed, parse(stepHistory(12, 1000, 25, 4)));
-    await bench.seedRuns(steady, parse(history(8, 500)));
+    await bench.seedRuns(steady, parse(history(16, 500))); // enough runs to be judged: OK, not learning
     const last = runs.at(-1)!;
     const [alert] = await bench.get<components["schemas"]["AlertRead"][]>(
       `/api/v1/alerts?system=${regressed}&status=open`,

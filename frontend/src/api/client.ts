@@ -1,7 +1,7 @@
 // The typed HTTP client. Only `features/*/api/` modules may import this file (ESLint enforces it):
 // every request the UI makes lives in one of those, next to its queryOptions and hook.
 import createClient, { type Middleware } from "openapi-fetch";
-import { ApiError } from "@/api/errors";
+import { ApiError, type FieldProblem } from "@/api/errors";
 import type { paths } from "@/api/schema";
 
 // Every cookie-authenticated mutation must carry this header: the server refuses it otherwise.
@@ -25,9 +25,10 @@ type Result<T> = { data?: T; error?: unknown; response: Response };
 
 function toProblem(error: unknown, response: Response): ApiError {
   if (error && typeof error === "object") {
-    const e = error as { title?: unknown; detail?: unknown };
+    const e = error as { title?: unknown; detail?: unknown; errors?: unknown };
     const title = typeof e.title === "string" ? e.title : response.statusText || "Request failed";
-    return new ApiError(response.status, title, typeof e.detail === "string" ? e.detail : undefined);
+    const errors = Array.isArray(e.errors) ? (e.errors as FieldProblem[]) : [];
+    return new ApiError(response.status, title, typeof e.detail === "string" ? e.detail : undefined, errors);
   }
   return new ApiError(response.status, response.statusText || "Request failed");
 }

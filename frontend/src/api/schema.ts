@@ -447,13 +447,14 @@ export interface paths {
         };
         /**
          * Read Badge
-         * @description The branch's state as a badge: 'perf | 2 regressions' (red), 'perf | 1 suspected'
-         *     (amber), 'perf | ok' (green) or 'perf | no data' (grey, also for a system it does not know,
-         *     uncached).
+         * @description The branch's state as a badge: 'perf | 2 regressions' (red), 'perf | 1 worse (warn)' or
+         *     'perf | 1 suspected' (amber), 'perf | ok' (green), 'perf | not judged yet' or 'perf | no
+         *     data' (grey, also for a system it does not know, uncached).
          *
-         *     Regressions are the branch's open and acknowledged alerts; suspected, its series whose
-         *     newest point crossed the floors and awaits confirmation. Cached for five minutes; the ETag
-         *     changes when the badge does (If-None-Match gets 304).
+         *     Regressions are the branch's open and acknowledged fail-level alerts, worse (warn) its
+         *     warn-level ones; not judged yet, a branch whose newest points are all still learning;
+         *     suspected, its series whose newest point crossed the floors and awaits confirmation.
+         *     Cached for five minutes; the ETag changes when the badge does (If-None-Match gets 304).
          */
         get: operations["badges-read_badge"];
         put?: never;

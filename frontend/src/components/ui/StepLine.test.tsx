@@ -23,7 +23,7 @@ describe("StepLine", () => {
   it("names the level, the commit range last good..first bad and how it was confirmed", () => {
     show(step);
     expect(screen.getByTestId("step-line").textContent).toBe(
-      "Warncommits ba36ba4823..4025eefd74confirmed by the next runs staying worse",
+      "Worse (warn)commits ba36ba4823..4025eefd74confirmed by the next runs staying worse",
     );
     expect(screen.getByTestId("commit-range").textContent).toBe("ba36ba4823..4025eefd74");
     expect(screen.getByTestId("last-good").getAttribute("href")).toBe("/runs/15");

@@ -1,9 +1,10 @@
 import type { Level } from "@/api/types";
 import { Link } from "react-router";
 import styles from "@/components/ui/StepLine.module.css";
-import { VerdictBadge } from "@/components/ui/VerdictBadge";
+import { HealthBadge } from "@/components/ui/HealthBadge";
 import { shortCommit } from "@/lib/format";
 import { confirmedByWords } from "@/lib/stage";
+import { levelHealth } from "@/lib/status";
 
 /** What an alert says about its step (the fields of AlertRead this line reads). */
 export interface StepFields {
@@ -45,7 +46,7 @@ export function CommitRange({ step }: { step: StepFields }) {
 export function StepLine({ step }: { step: StepFields }) {
   return (
     <span className={styles.line} data-testid="step-line">
-      <VerdictBadge level={step.level} />
+      <HealthBadge health={levelHealth(step.level)} />
       <span>
         commits <CommitRange step={step} />
       </span>

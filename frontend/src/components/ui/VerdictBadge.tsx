@@ -38,8 +38,9 @@ const STATUS_TONE: Record<RunStatus | AlertStatus, Tone> = {
   building: "info",
   running: "info",
   uploading: "info",
-  open: "fail",
-  acknowledged: "warn",
+  // An alert's state is neutral: its red or amber is its level's (src/lib/status.ts).
+  open: "info",
+  acknowledged: "muted",
   resolved: "success",
 };
 const KNOWN: readonly string[] = [...RUN_STATES, ...ALERT_STATUSES];

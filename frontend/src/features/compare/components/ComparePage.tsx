@@ -57,7 +57,12 @@ export function ComparePage({ search, onSearch }: ComparePageProps) {
       ) : comparison.isPending ? (
         <Loading label="Comparing…" />
       ) : comparison.isError ? (
-        <ErrorState error={comparison.error} onRetry={() => void comparison.refetch()} />
+        <ErrorState
+          error={comparison.error}
+          onRetry={() => void comparison.refetch()}
+          missing={`Run #${base} or #${search.head}`}
+          back={{ to: "/compare", label: "Pick two other runs" }}
+        />
       ) : (
         <>
           <ComparisonView comparison={comparison.data} />

@@ -1,6 +1,7 @@
 import type { Schemas } from "@/api/types";
 import { Badge } from "@/components/ui/Badge";
 import { Button } from "@/components/ui/Button";
+import { ConfirmButton } from "@/components/ui/ConfirmButton";
 import { Page, PageHeader, Section } from "@/components/ui/Page";
 import { Empty, ErrorState, Loading } from "@/components/ui/States";
 import { useSignedInUser } from "@/lib/session";
@@ -56,14 +57,14 @@ function SubscriptionItem({ sub, mine }: { sub: Subscription; mine: boolean }) {
           >
             Send a test
           </Button>
-          <Button
-            size="small"
-            variant="danger"
+          <ConfirmButton
             disabled={remove.isPending}
-            onClick={() => remove.mutate(sub.id)}
+            title="Delete this subscription?"
+            consequence="Nothing more is sent to it, and it cannot be restored: to get these notifications again, subscribe anew."
+            onConfirm={() => remove.mutate(sub.id)}
           >
             Delete
-          </Button>
+          </ConfirmButton>
         </span>
       </div>
       {sub.paused_reason ? (

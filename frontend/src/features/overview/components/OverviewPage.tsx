@@ -4,10 +4,14 @@ import { useSystems } from "@/features/overview/api/getSystems";
 import styles from "@/features/overview/components/OverviewPage.module.css";
 import { RecentRegressions } from "@/features/overview/components/RecentRegressions";
 import { SystemCard } from "@/features/overview/components/SystemCard";
-import { worstFirst } from "@/features/overview/status";
+import { useRecentRegressions } from "@/features/overview/api/getRecentRegressions";
+import { alertLevelsBySystem, worstFirst } from "@/features/overview/status";
 
 export function OverviewPage() {
   const systems = useSystems();
+  // The same query as the list above (one request): the level of each system's open alerts.
+  const alerts = useRecentRegressions();
+  const levels = alertLevelsBySystem(alerts.data ?? []);
   return (
     <Page>
       <PageHeader title="Overview">
@@ -26,8 +30,8 @@ export function OverviewPage() {
         </Empty>
       ) : (
         <div className={styles.grid}>
-          {worstFirst(systems.data).map((s) => (
-            <SystemCard key={s.slug} system={s} />
+          {worstFirst(systems.data, levels).map((s) => (
+            <SystemCard key={s.slug} system={s} alertLevel={levels.get(s.slug) ?? null} />
           ))}
         </div>
       )}

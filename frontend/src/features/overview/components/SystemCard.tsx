@@ -3,13 +3,15 @@ import { Link } from "react-router";
 import type { Schemas } from "@/api/types";
 import { Sparkline } from "@/components/charts/Sparkline";
 import { Badge } from "@/components/ui/Badge";
+import { HealthBadge } from "@/components/ui/HealthBadge";
 import { Card } from "@/components/ui/Card";
 import { Change } from "@/components/ui/Change";
 import { StatusBadge } from "@/components/ui/VerdictBadge";
 import { formatRelative, formatValue, shortCommit } from "@/lib/format";
+import { HEALTH, levelHealth } from "@/lib/status";
 import { LEVELS, toLevel } from "@/lib/verdict";
 import styles from "@/features/overview/components/SystemCard.module.css";
-import { CARD_STATUS, cardStatus } from "@/features/overview/status";
+import { cardStatus } from "@/features/overview/status";
 
 function Counts({ counts }: { counts: Record<string, number> }) {
   const fail = counts.fail ?? 0;
@@ -31,6 +33,8 @@ function Headline({ system }: { system: Schemas["SystemRead"] }) {
   if (!headline) return <p className="muted small">No headline metric yet.</p>;
   const latest = headline.values[headline.values.length - 1];
   const level = toLevel(headline.latest_level);
+  // A point still learning says so in the status model's words, as the card's status does.
+  const word = levelHealth(level) === "not_judged" ? HEALTH.not_judged.label : LEVELS[level].label;
   const link = `/systems/${encodeURIComponent(system.slug)}?benchmark=${encodeURIComponent(headline.benchmark)}&metric=${encodeURIComponent(headline.metric)}`;
   return (
     <Link to={link} className={styles.headline}>
@@ -47,7 +51,7 @@ function Headline({ system }: { system: Schemas["SystemRead"] }) {
             title={LEVELS[level].description}
           >
             {" · "}
-            {LEVELS[level].label}
+            <span data-testid="headline-status">{word}</span>
           </Change>
         </span>
       </div>
@@ -61,10 +65,17 @@ function Headline({ system }: { system: Schemas["SystemRead"] }) {
 }
 
 /** One system on the overview: its latest run, regressions, open alerts and headline trend. */
-export function SystemCard({ system }: { system: Schemas["SystemRead"] }) {
+export function SystemCard({
+  system,
+  alertLevel = null,
+}: {
+  system: Schemas["SystemRead"];
+  /** The worst level of its open alerts, when the page read them. */
+  alertLevel?: string | null;
+}) {
   const run = system.latest_run;
   const slug = encodeURIComponent(system.slug);
-  const status = CARD_STATUS[cardStatus(system)];
+  const status = cardStatus(system, alertLevel);
   return (
     <Card as="article" className={styles.card} data-testid="system-card" data-system={system.slug}>
       <header className={styles.head}>
@@ -75,8 +86,8 @@ export function SystemCard({ system }: { system: Schemas["SystemRead"] }) {
           {system.description ? <p className="muted small clamp">{system.description}</p> : null}
         </div>
         <div className={styles.badges}>
-          <span data-testid="card-status" title="From its open alerts and its latest run's verdicts">
-            <Badge tone={status.tone}>{status.label}</Badge>
+          <span data-testid="card-status">
+            <HealthBadge health={status} />
           </span>
           {system.language ? <Badge tone="info">{system.language}</Badge> : null}
         </div>

@@ -1,9 +1,11 @@
 import { Link } from "react-router";
 import type { Schemas } from "@/api/types";
 import { Change } from "@/components/ui/Change";
+import { HealthBadge } from "@/components/ui/HealthBadge";
 import { Section } from "@/components/ui/Page";
 import { StatusBadge } from "@/components/ui/VerdictBadge";
 import { formatParameters } from "@/lib/format";
+import { levelHealth } from "@/lib/status";
 
 /** The alerts whose step starts at this run, each linking to its alert and its chart. */
 export function RunAlerts({ alerts }: { alerts: readonly Schemas["AlertRead"][] }) {
@@ -15,7 +17,7 @@ export function RunAlerts({ alerts }: { alerts: readonly Schemas["AlertRead"][] 
           const params = formatParameters(a.parameters);
           return (
             <li key={a.id} data-testid="run-alert" data-alert-id={a.id}>
-              <StatusBadge status={a.status} />{" "}
+              <StatusBadge status={a.status} /> <HealthBadge health={levelHealth(a.level)} />{" "}
               <Link to={`/alerts?system=${encodeURIComponent(a.system)}&status=${a.status}`}>
                 alert #{a.id}
               </Link>{" "}

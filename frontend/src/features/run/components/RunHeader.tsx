@@ -2,7 +2,9 @@ import { Link } from "react-router";
 import type { Schemas } from "@/api/types";
 import { Banner } from "@/components/ui/Banner";
 import { PageHeader } from "@/components/ui/Page";
+import { HealthBadge } from "@/components/ui/HealthBadge";
 import { StatusBadge } from "@/components/ui/VerdictBadge";
+import { systemHealth } from "@/lib/status";
 import { formatDateTime, formatDuration } from "@/lib/format";
 import styles from "@/features/run/components/RunHeader.module.css";
 
@@ -31,7 +33,10 @@ export function RunHeader({ run }: { run: Schemas["RunDetail"] }) {
       crumbs={crumbs}
       title={
         <>
-          Run #{run.id} <StatusBadge status={run.status} />
+          Run #{run.id} <StatusBadge status={run.status} />{" "}
+          {run.status === "completed" ? (
+            <HealthBadge health={systemHealth({ counts, openAlerts: 0, hasRuns: true })} />
+          ) : null}
         </>
       }
     >

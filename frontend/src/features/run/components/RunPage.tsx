@@ -41,7 +41,15 @@ export function RunPage({ runId, view, onView }: RunPageProps) {
     if (live.status) void refetch();
   }, [live.status, live.ended, refetch]);
   if (run.isPending) return <Loading label="Loading run…" />;
-  if (run.isError) return <ErrorState error={run.error} onRetry={() => void run.refetch()} />;
+  if (run.isError)
+    return (
+      <ErrorState
+        error={run.error}
+        onRetry={() => void run.refetch()}
+        missing={`Run #${runId}`}
+        back={{ to: "/runs", label: "Back to the runs" }}
+      />
+    );
   const data = run.data;
   return (
     <Page>

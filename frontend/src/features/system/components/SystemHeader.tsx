@@ -2,9 +2,11 @@ import { Link } from "react-router";
 import type { Schemas } from "@/api/types";
 import { Badge } from "@/components/ui/Badge";
 import { ButtonLink } from "@/components/ui/Button";
+import { HealthBadge } from "@/components/ui/HealthBadge";
 import { PageActions, PageHeader } from "@/components/ui/Page";
 import { StatusBadge } from "@/components/ui/VerdictBadge";
 import { formatDateTime, formatRelative, shortCommit } from "@/lib/format";
+import { systemHealth, worstAlertLevel } from "@/lib/status";
 import { RunBenchmarksDialog } from "@/features/system/components/RunBenchmarksDialog";
 
 /** The system's name, language, last run, open alerts, next scheduled run; Run benchmarks, Runs. */
@@ -12,7 +14,17 @@ export function SystemHeader({ system: s }: { system: Schemas["SystemDetail"] })
   const slug = encodeURIComponent(s.slug);
   const title = (
     <>
-      {s.name} {s.language ? <Badge tone="info">{s.language}</Badge> : null}
+      {s.name}{" "}
+      <HealthBadge
+        health={systemHealth({
+          counts: s.latest_counts,
+          openAlerts: s.open_alerts,
+          alertLevel: worstAlertLevel(s.alerts),
+          hasRuns: Boolean(s.latest_run),
+          headlineLevel: s.headline ? s.headline.latest_level : undefined,
+        })}
+      />{" "}
+      {s.language ? <Badge tone="info">{s.language}</Badge> : null}
     </>
   );
   const crumbs = (

@@ -118,7 +118,10 @@ export function SystemPage({ slug, search, onSearch }: SystemPageProps) {
   }, [runs.data]);
 
   if (system.isPending) return <Loading label="Loading system…" />;
-  if (system.isError) return <ErrorState error={system.error} onRetry={() => void system.refetch()} />;
+  if (system.isError)
+    return (
+      <ErrorState error={system.error} onRetry={() => void system.refetch()} missing={`System ${slug}`} />
+    );
   return (
     <Page>
       <SystemHeader system={system.data} />
