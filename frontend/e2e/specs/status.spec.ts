@@ -71,7 +71,10 @@ test.describe("status", () => {
       page.locator(`[data-testid="system-card"][data-system="${slug}"]`).getByTestId("card-status");
     await expect(cardOf(warned)).toHaveText("Worse (warn)");
     await expect(cardOf(failed)).toHaveText("Regressed");
-    const colorOf = (slug: string) => cardOf(slug).locator("span span").evaluate((e) => getComputedStyle(e).color);
+    const colorOf = (slug: string) =>
+      cardOf(slug)
+        .locator("span span")
+        .evaluate((e) => getComputedStyle(e).color);
     expect(await colorOf(warned)).toBe(amber);
     expect(await colorOf(failed)).toBe(red);
 

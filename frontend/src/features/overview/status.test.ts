@@ -24,9 +24,7 @@ describe("cardStatus", () => {
   });
 
   it("never calls a system that is still learning OK", () => {
-    expect(cardStatus({ ...card("a", 0, 0, 0, true, 0), latest_counts: { learning: 9 } })).toBe(
-      "not_judged",
-    );
+    expect(cardStatus({ ...card("a", 0, 0, 0, true, 0), latest_counts: { learning: 9 } })).toBe("not_judged");
     const headline = { latest_level: "learning" } as never;
     expect(cardStatus({ ...card("a", 0, 0, 0), headline })).toBe("not_judged");
   });
