@@ -105,7 +105,11 @@ def _pr_row(s: dict[str, Any]) -> str:
     label = f"{s.get('benchmark', '?')}{'' if params in (None, '{}') else ' ' + str(params)}"
     est, low, high = s.get("change_pct"), s.get("low_pct"), s.get("high_pct")
     change = summary.MISSING
-    if all(isinstance(x, (int, float)) for x in (est, low, high)):
+    if (
+        isinstance(est, int | float)
+        and isinstance(low, int | float)
+        and isinstance(high, int | float)
+    ):
         word = "worse" if est >= 0 else "better"
         change = f"{abs(est):.1f} % {word} (worse by {low:.1f} … {high:.1f} %)"
     return (
