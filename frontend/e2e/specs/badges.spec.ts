@@ -31,7 +31,7 @@ test.describe("badges and chart images", () => {
     const steady = uniqueSlug("badge");
     // A lasting 25 % step: confirmed, one alert; the other system stays level.
     await bench.seedRuns(regressed, parse(stepHistory(12, 1000, 25, 4)));
-    await bench.seedRuns(steady, parse(history(8, 500)));
+    await bench.seedRuns(steady, parse(history(16, 500))); // judged: past its learning runs
 
     await page.goto("/");
     const badge = `/api/v1/badges/${regressed}.svg?branch=main`;

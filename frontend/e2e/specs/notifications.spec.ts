@@ -95,6 +95,10 @@ test.describe("notifications", () => {
       await page.reload();
       await expect(page.getByTestId("signing-secret")).toHaveCount(0);
       await item.getByRole("button", { name: "Delete" }).click();
+      await page
+        .getByRole("dialog", { name: "Delete this subscription?" })
+        .getByRole("button", { name: "Delete" })
+        .click();
       await expect(item).toHaveCount(0);
     } finally {
       hook.server.close();
@@ -154,6 +158,10 @@ test.describe("notifications", () => {
       await page.reload();
       await expect(item.locator("[data-testid^=paused-]")).toHaveCount(0);
       await item.getByRole("button", { name: "Delete" }).click();
+      await page
+        .getByRole("dialog", { name: "Delete this subscription?" })
+        .getByRole("button", { name: "Delete" })
+        .click();
       await expect(item).toHaveCount(0);
     } finally {
       hook.server.close();

@@ -86,6 +86,6 @@ test.describe("run page", () => {
 
   test("an unknown run says so", async ({ page }) => {
     await page.goto("/runs/987654321");
-    await expect(page.getByRole("alert")).toContainText("Not found");
+    await expect(page.getByRole("alert")).toContainText(/not found/i);
   });
 });
